@@ -1,0 +1,41 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+// Dependency direction (enforced by the target graph below):
+//   FoldcamCore  <-  FoldcamRender, FoldcamIO  <-  executables
+// FoldcamCore is pure value code: it imports nothing but the standard library.
+let package = Package(
+    name: "foldcam",
+    products: [
+        .library(name: "FoldcamCore", targets: ["FoldcamCore"]),
+        .executable(name: "foldcamd", targets: ["foldcamd"]),
+        .executable(name: "foldcamctl", targets: ["foldcamctl"]),
+        .executable(name: "foldcam-bench", targets: ["FoldcamBench"]),
+    ],
+    targets: [
+        // Build tool: turns the preset rig JSON files into Swift string literals, so the JSON
+        // files stay the single source (users copy them) and the core still needs no file I/O.
+        .executableTarget(name: "EmbedRigPresetsTool", path: "Sources/EmbedRigPresetsTool"),
+        .plugin(
+            name: "EmbedRigPresets",
+            capability: .buildTool(),
+            dependencies: ["EmbedRigPresetsTool"]
+        ),
+        .target(
+            name: "FoldcamCore",
+            exclude: ["Presets"],
+            // The standard library's rounding and squareRoot() call into libm; executables that
+            // do not import Foundation would otherwise fail to link. This imports nothing.
+            linkerSettings: [.linkedLibrary("m")],
+            plugins: ["EmbedRigPresets"]
+        ),
+        .target(name: "FoldcamRender", dependencies: ["FoldcamCore"]),
+        // The I/O layer: files, logging (later: devices, sockets). The only place that reads files.
+        .target(name: "FoldcamIO", dependencies: ["FoldcamCore"]),
+        .executableTarget(name: "foldcamd", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamRender"]),
+        .executableTarget(name: "foldcamctl", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamRender"]),
+        .executableTarget(name: "FoldcamBench", dependencies: ["FoldcamCore"]),
+        .testTarget(name: "FoldcamCoreTests", dependencies: ["FoldcamCore", "FoldcamRender"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,272 @@
+/// The decision core: holds the latest inputs and the decision memory (hysteresis), and turns
+/// each input event into one new `FoldState`. Pure and deterministic: no clock, no I/O.
+public struct FoldEngine: Sendable {
+    public let rig: Rig
+    public let plan: VirtualCameraPlan
+    private let accelerometerPair: AccelerometerPair?
+
+    // Latest inputs.
+    private var timeMilliseconds = 0
+    private var sensorAngles: [Double?]
+    private var accelerometerAngles: [Double?]
+    private var accelerometerReadings: [Vector3?]
+    private var lastReadings: [Double?]
+    private var lidClosed = false
+    private var tabletModeOn = false
+    private var reportedGravity: Vector3?
+    private var gravityFromAccelerometers = false
+    private var screenRotations: [Int]
+    private var pinnedDisplay: Int?
+    private var plugged: [Bool]
+    private var busy: [Bool]
+
+    // Decision memory.
+    private var sides: [[Bool?]]
+    private var previewRotations: [[Int]]
+    private var captureRotations: [Int?]
+    private var posture: Int?
+
+    public private(set) var state: FoldState
+
+    public init(rig: Rig) {
+        self.init(rig: rig, plan: VirtualCameraPlan(rig: rig))
+    }
+
+    /// With a precomputed plan (the pool is a grid search; a reload with the same rig reuses it).
+    public init(rig: Rig, plan: VirtualCameraPlan) {
+        self.rig = rig
+        self.plan = plan
+        accelerometerPair = AccelerometerPair(rig)
+        sensorAngles = Array(repeating: nil, count: rig.hinges.count)
+        accelerometerAngles = sensorAngles
+        lastReadings = sensorAngles
+        accelerometerReadings = Array(repeating: nil, count: rig.accelerometers.count)
+        screenRotations = Array(repeating: 0, count: rig.displays.count)
+        plugged = Array(repeating: true, count: rig.cameras.count)
+        busy = Array(repeating: false, count: rig.cameras.count)
+        sides = Array(repeating: Array(repeating: nil, count: rig.cameras.count), count: rig.displays.count)
+        previewRotations = Array(repeating: Array(repeating: 0, count: rig.cameras.count), count: rig.displays.count)
+        captureRotations = Array(repeating: nil, count: rig.cameras.count)
+        state = FoldState(
+            timeMilliseconds: 0, hingeAngles: [], hingeSources: [], posture: 0, viewedDisplay: 0,
+            pinnedDisplay: nil, screenRotations: [], gravity: nil, displays: [], cameras: [],
+            virtualCamera: VirtualCameraState(source: nil, noSourceReason: nil))
+        state = recompute()
+    }
+
+    /// Applies one input and recomputes. Inputs that make no sense (non-finite, out of range)
+    /// are dropped and named in `warnings`; the state then stays as it was.
+    public mutating func apply(_ event: InputEvent) -> FoldUpdate {
+        let warnings = record(event)
+        let old = state
+        state = recompute()
+        return FoldUpdate(state: state, change: StateChange(from: old, to: state), warnings: warnings)
+    }
+
+    // MARK: Inputs
+
+    private mutating func record(_ event: InputEvent) -> [String] {
+        switch event {
+        case let .hingeAngle(hinge, degrees):
+            let spec = rig.hinges[hinge]
+            guard let angle = Self.acceptAngle(degrees, hinge: spec) else {
+                return ["hinge \(spec.id): reading \(JSONValue.format(degrees)) is not an angle within [\(JSONValue.format(spec.minimum)), \(JSONValue.format(spec.maximum))]; dropped"]
+            }
+            sensorAngles[hinge] = angle
+            lastReadings[hinge] = angle
+        case let .hingeSensorLost(hinge):
+            sensorAngles[hinge] = nil
+        case let .lidSwitch(closed):
+            lidClosed = closed
+        case let .tabletModeSwitch(on):
+            tabletModeOn = on
+        case let .gravity(vector):
+            guard vector.isFinite, vector.length > 1e-6 else {
+                return ["gravity \(vector) is not a usable direction; dropped"]
+            }
+            reportedGravity = vector
+            gravityFromAccelerometers = false
+        case let .accelerometer(sensor, reading):
+            guard reading.isFinite, reading.length > 1e-6 else {
+                return ["accelerometer \(rig.accelerometers[sensor].id): reading \(reading) is not usable; dropped"]
+            }
+            accelerometerReadings[sensor] = reading
+            gravityFromAccelerometers = true
+            return updateAccelerometerAngle()
+        case let .accelerometerLost(sensor):
+            accelerometerReadings[sensor] = nil
+            if let pair = accelerometerPair { accelerometerAngles[pair.hinge] = nil }
+            if accelerometerReadings.allSatisfy({ $0 == nil }) { gravityFromAccelerometers = false }
+        case let .screenRotation(display, degrees):
+            guard degrees % 90 == 0 else {
+                return ["display \(rig.displays[display].id): screen rotation \(degrees) is not a multiple of 90; dropped"]
+            }
+            screenRotations[display] = ((degrees % 360) + 360) % 360
+        case let .pinView(display):
+            pinnedDisplay = display
+        case let .cameraPlugged(camera):
+            plugged[camera] = true
+        case let .cameraUnplugged(camera):
+            plugged[camera] = false
+        case let .cameraBusy(camera, isBusy):
+            busy[camera] = isBusy
+        case let .advanceTime(milliseconds):
+            timeMilliseconds += max(0, milliseconds)
+        }
+        return []
+    }
+
+    /// Finite and within the range; up to 1° past an end is sensor noise and is clamped.
+    static func acceptAngle(_ degrees: Double, hinge: Hinge) -> Double? {
+        guard degrees.isFinite, degrees >= hinge.minimum - 1, degrees <= hinge.maximum + 1 else { return nil }
+        return min(max(degrees, hinge.minimum), hinge.maximum)
+    }
+
+    private mutating func updateAccelerometerAngle() -> [String] {
+        guard let pair = accelerometerPair,
+              let parentReading = accelerometerReadings[pair.parentSensor],
+              let childReading = accelerometerReadings[pair.childSensor] else { return [] }
+        let hinge = rig.hinges[pair.hinge]
+        let near = state.hingeAngles.isEmpty ? hinge.initial : state.hingeAngles[pair.hinge]
+        let angle = AccelerometerPair.hingeAngle(
+            parentReading: parentReading, childReading: childReading, hinge: hinge,
+            minimumProjection: rig.tunables.accelerometerMinimumProjection, near: near)
+        accelerometerAngles[pair.hinge] = angle
+        guard let angle else {
+            return ["accelerometers: gravity is too close to hinge \(hinge.id)'s axis (or the angle is outside its range) to give an angle; using the next input"]
+        }
+        lastReadings[pair.hinge] = angle
+        return []
+    }
+
+    // MARK: Decisions
+
+    private func effectiveAngle(_ hinge: Int) -> (Double, HingeInputSource) {
+        if lidClosed, let lid = rig.switches.lid, lid.hinge == hinge { return (lid.angle, .lidSwitch) }
+        if tabletModeOn, let tablet = rig.switches.tabletMode, tablet.hinge == hinge { return (tablet.angle, .tabletModeSwitch) }
+        if let angle = sensorAngles[hinge] { return (angle, .sensor) }
+        if let angle = accelerometerAngles[hinge] { return (angle, .accelerometers) }
+        if let angle = lastReadings[hinge] { return (angle, .lastReading) }
+        return (rig.hinges[hinge].initial, .initial)
+    }
+
+    /// Recomputes every decision from the current inputs and memory.
+    public mutating func recompute() -> FoldState {
+        var angles = [Double](repeating: 0, count: rig.hinges.count)
+        var sources = [HingeInputSource](repeating: .initial, count: rig.hinges.count)
+        for hinge in rig.hinges.indices {
+            (angles[hinge], sources[hinge]) = effectiveAngle(hinge)
+        }
+        let pose = RigPose(rig: rig, angles: angles)
+        let currentPosture = PostureResolver.resolve(rig, angles: angles, previous: posture)
+        posture = currentPosture
+
+        let cameraStates = availability(pose)
+        let bases = rig.cameras.map { ImageRotation.basis(of: $0, pose: pose) }
+        var displays: [DisplayState] = []
+        displays.reserveCapacity(rig.displays.count)
+        for index in rig.displays.indices {
+            displays.append(decideDisplay(index, pose: pose, bases: bases, cameras: cameraStates))
+        }
+
+        let postureDisplay = rig.postures[currentPosture].display
+        var viewed = postureDisplay
+        if let pinned = pinnedDisplay, !displays[pinned].occluded { viewed = pinned }
+
+        let gravity = currentGravity(pose)
+        var cameras = cameraStates
+        for index in rig.cameras.indices {
+            cameras[index].captureRotation = decideCaptureRotation(index, basis: bases[index], gravity: gravity, viewed: viewed)
+        }
+
+        return FoldState(
+            timeMilliseconds: timeMilliseconds, hingeAngles: angles, hingeSources: sources,
+            posture: currentPosture, viewedDisplay: viewed, pinnedDisplay: pinnedDisplay,
+            screenRotations: screenRotations, gravity: gravity, displays: displays, cameras: cameras,
+            virtualCamera: plan.source(rig: rig, state: displays, viewedDisplay: viewed))
+    }
+
+    private func availability(_ pose: RigPose) -> [CameraState] {
+        rig.cameras.indices.map { index in
+            let reason: UnavailableReason?
+            if !plugged[index] {
+                reason = .unplugged
+            } else if pose.isCovered(rig.cameras[index].face) {
+                reason = .occluded
+            } else if busy[index] {
+                reason = .busy
+            } else {
+                reason = nil
+            }
+            return CameraState(unavailable: reason, captureRotation: 0)
+        }
+    }
+
+    private mutating func decideDisplay(
+        _ index: Int, pose: RigPose, bases: [ImageRotation.CameraBasis], cameras: [CameraState]
+    ) -> DisplayState {
+        let display = rig.displays[index]
+        let occluded = display.faces.contains { pose.isCovered($0) }
+        let up = ImageRotation.contentUp(of: display, screenRotation: screenRotations[index], pose: pose)
+        for camera in rig.cameras.indices {
+            if let rotation = ImageRotation.rotation(bringing: up, toTopOf: bases[camera], minimumProjection: rig.tunables.rotationMinimumProjection) {
+                previewRotations[index][camera] = rotation
+            }
+        }
+        var pairs = [PairDecision?](repeating: nil, count: rig.cameras.count)
+        guard !occluded, let normal = DirectionClassifier.viewingNormal(display, pose: pose) else {
+            // Nobody can look at a covered display: forget its sides so it starts afresh.
+            for camera in rig.cameras.indices { sides[index][camera] = nil }
+            return DisplayState(occluded: true, forward: [], backward: [], pairs: pairs)
+        }
+        var forward: [(theta: Double, camera: Int)] = []
+        var backward: [(theta: Double, camera: Int)] = []
+        for camera in rig.cameras.indices {
+            guard cameras[camera].available else {
+                sides[index][camera] = nil  // returns from unavailability classified afresh
+                continue
+            }
+            let theta = Trig.degrees(Trig.acos(bases[camera].axis.dot(normal)))
+            let isForward = DirectionClassifier.isForward(theta: theta, previous: sides[index][camera], hysteresis: rig.tunables.directionHysteresis)
+            sides[index][camera] = isForward
+            pairs[camera] = PairDecision(theta: theta, forward: isForward, mirror: isForward, previewRotation: previewRotations[index][camera])
+            if isForward {
+                forward.append((theta, camera))
+            } else {
+                backward.append((theta, camera))
+            }
+        }
+        // Ties (equal to rounding noise) keep the rig's camera order.
+        forward.sort { Self.roughlyLess($0.theta, $1.theta) || (!Self.roughlyLess($1.theta, $0.theta) && $0.camera < $1.camera) }
+        backward.sort { Self.roughlyLess($1.theta, $0.theta) || (!Self.roughlyLess($0.theta, $1.theta) && $0.camera < $1.camera) }
+        return DisplayState(occluded: false, forward: forward.map(\.camera), backward: backward.map(\.camera), pairs: pairs)
+    }
+
+    private static func roughlyLess(_ a: Double, _ b: Double) -> Bool { a < b - 1e-9 }
+
+    private func currentGravity(_ pose: RigPose) -> Vector3? {
+        guard gravityFromAccelerometers else { return reportedGravity }
+        let order = accelerometerPair.map { [$0.parentSensor, $0.childSensor] } ?? Array(rig.accelerometers.indices)
+        for sensor in order {
+            if let reading = accelerometerReadings[sensor] {
+                return pose.orientations[rig.accelerometers[sensor].panel].apply(reading)
+            }
+        }
+        return reportedGravity
+    }
+
+    /// World up (against gravity) brought to the top. Without gravity it follows the viewed
+    /// display's preview rotation; with gravity along the optical axis it keeps its last value.
+    private mutating func decideCaptureRotation(_ camera: Int, basis: ImageRotation.CameraBasis, gravity: Vector3?, viewed: Int) -> Int {
+        guard let gravity else {
+            let rotation = previewRotations[viewed][camera]
+            captureRotations[camera] = rotation
+            return rotation
+        }
+        if let rotation = ImageRotation.rotation(bringing: -gravity, toTopOf: basis, minimumProjection: rig.tunables.rotationMinimumProjection) {
+            captureRotations[camera] = rotation
+            return rotation
+        }
+        return captureRotations[camera] ?? previewRotations[viewed][camera]
+    }
+}

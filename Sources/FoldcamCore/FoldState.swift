@@ -1,0 +1,60 @@
+/// Why a camera cannot be used right now.
+public enum UnavailableReason: String, Sendable, Equatable {
+    case occluded, unplugged, busy
+}
+
+/// Where a hinge's effective angle came from.
+public enum HingeInputSource: String, Sendable, Equatable {
+    case sensor, accelerometers, lidSwitch, tabletModeSwitch, lastReading, initial
+}
+
+/// A (display, camera) decision: how that camera's preview is shown on that display.
+public struct PairDecision: Sendable, Equatable {
+    /// Angle in degrees between the camera's axis and the display's viewing normal.
+    public var theta: Double
+    public var forward: Bool
+    public var mirror: Bool
+    public var previewRotation: Int
+}
+
+public struct DisplayState: Sendable, Equatable {
+    public var occluded: Bool
+    /// Camera indices facing this display's viewer, best first.
+    public var forward: [Int]
+    /// Camera indices facing away, most opposite first.
+    public var backward: [Int]
+    /// Per camera index; nil for unavailable cameras and on occluded displays.
+    public var pairs: [PairDecision?]
+}
+
+public struct CameraState: Sendable, Equatable {
+    public var unavailable: UnavailableReason?
+    /// Clockwise turn that makes captured frames upright in the world.
+    public var captureRotation: Int
+
+    public var available: Bool { unavailable == nil }
+}
+
+public struct VirtualCameraState: Sendable, Equatable {
+    public enum NoSourceReason: String, Sendable, Equatable {
+        case noForwardCamera, displayNotFollowed, emptyPool
+    }
+
+    public var source: Int?
+    public var noSourceReason: NoSourceReason?
+}
+
+/// The complete decision for one moment: one value, compared whole to find what changed.
+public struct FoldState: Sendable, Equatable {
+    public var timeMilliseconds: Int
+    public var hingeAngles: [Double]
+    public var hingeSources: [HingeInputSource]
+    public var posture: Int
+    public var viewedDisplay: Int
+    public var pinnedDisplay: Int?
+    public var screenRotations: [Int]
+    public var gravity: Vector3?
+    public var displays: [DisplayState]
+    public var cameras: [CameraState]
+    public var virtualCamera: VirtualCameraState
+}

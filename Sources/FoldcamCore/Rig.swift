@@ -1,0 +1,170 @@
+/// A rig: a tree of rigid panels joined by hinges, with displays and cameras on panel faces.
+/// Everything is addressed by index internally; ids are for people and the wire.
+/// Built only by `RigDecoder`, which guarantees the invariants documented on each field.
+public struct Rig: Sendable {
+    public var id: String
+    public var name: String
+    /// Topologically ordered: every parent comes before its children; index 0 is the root.
+    public var panels: [Panel]
+    /// One per non-root panel, in panel order.
+    public var hinges: [Hinge]
+    public var displays: [Display]
+    public var cameras: [Camera]
+    public var accelerometers: [Accelerometer]
+    public var postures: [Posture]
+    public var switches: SwitchMappings
+    public var tunables: Tunables
+    public var virtualCamera: VirtualCameraConfig
+
+    public func panelIndex(_ id: String) -> Int? { panels.firstIndex { $0.id == id } }
+    public func hingeIndex(_ id: String) -> Int? { hinges.firstIndex { $0.id == id } }
+    public func displayIndex(_ id: String) -> Int? { displays.firstIndex { $0.id == id } }
+    public func cameraIndex(_ id: String) -> Int? { cameras.firstIndex { $0.id == id } }
+    public func accelerometerIndex(_ id: String) -> Int? { accelerometers.firstIndex { $0.id == id } }
+    public func postureIndex(_ id: String) -> Int? { postures.firstIndex { $0.id == id } }
+}
+
+public enum FaceSide: String, Sendable, CaseIterable {
+    case a = "A"
+    case b = "B"
+
+    /// The outward normal of this face in its panel's frame.
+    public var normal: Vector3 { self == .a ? .unitZ : -.unitZ }
+}
+
+/// One face of one panel, e.g. `right.A`.
+public struct FaceRef: Hashable, Sendable {
+    public var panel: Int
+    public var side: FaceSide
+}
+
+/// Which edge of its parent a child panel is attached at. Only drawings use it: directions
+/// depend on orientations alone.
+public enum PanelEdge: String, Sendable, CaseIterable {
+    case left, right, top, bottom
+}
+
+public struct Panel: Sendable {
+    public var id: String
+    /// Index of the parent panel; nil for the root.
+    public var parent: Int?
+    /// Index into `Rig.hinges` of the hinge joining this panel to its parent.
+    public var hinge: Int?
+    /// Width and height in millimetres, for drawings.
+    public var width: Double
+    public var height: Double
+}
+
+public struct Hinge: Sendable {
+    public var id: String
+    /// The child panel this hinge moves.
+    public var child: Int
+    /// The parent panel it is mounted on.
+    public var parent: Int
+    /// Unit axis in the parent frame; the child is turned by 180° − angle about it.
+    public var axis: Vector3
+    public var minimum: Double
+    public var maximum: Double
+    /// The angle assumed until any reading exists.
+    public var initial: Double
+    public var edge: PanelEdge
+
+    public func contains(_ angle: Double) -> Bool { angle >= minimum && angle <= maximum }
+}
+
+public struct Display: Sendable {
+    public var id: String
+    public var faces: [FaceRef]
+    /// The panel whose +y is the content's up before screen rotation.
+    public var anchor: Int
+    /// The face of the anchor panel the display sits on.
+    public var anchorSide: FaceSide
+}
+
+/// One capture mode: a pixel format at a size and maximum frame rate.
+public struct CameraMode: Hashable, Sendable, CustomStringConvertible {
+    public var pixelFormat: String
+    public var width: Int
+    public var height: Int
+    public var fps: Double
+
+    public init(pixelFormat: String, width: Int, height: Int, fps: Double) {
+        self.pixelFormat = pixelFormat
+        self.width = width
+        self.height = height
+        self.fps = fps
+    }
+
+    public var description: String { "\(pixelFormat) \(width)x\(height)@\(fpsText)" }
+
+    var fpsText: String { fps == fps.rounded() ? String(Int(fps)) : String(fps) }
+}
+
+public struct Camera: Sendable {
+    public var id: String
+    public var name: String
+    public var face: FaceRef
+    public var deviceType: String
+    public var mediaTypes: [String]
+    /// Clockwise degrees the raw frame must turn to put the panel's +y at the top.
+    public var sensorRotation: Int
+    public var modes: [CameraMode]
+    /// Hardware mount as people name it: "front" when a display shares its face, else "back".
+    public var position: String
+
+    public var hasDepth: Bool { mediaTypes.contains("depth") }
+}
+
+public struct Accelerometer: Sendable {
+    /// Matches udev's `ACCEL_LOCATION` (`base`, `display`).
+    public var id: String
+    public var panel: Int
+}
+
+public struct Posture: Sendable {
+    public struct Range: Sendable, Equatable {
+        public var hinge: Int
+        public var lower: Double
+        /// Exclusive, unless it equals the hinge's maximum.
+        public var upper: Double
+    }
+
+    public var id: String
+    /// Hinges not listed accept any angle.
+    public var ranges: [Range]
+    public var display: Int
+}
+
+public struct SwitchMapping: Sendable, Equatable {
+    public var hinge: Int
+    public var angle: Double
+}
+
+public struct SwitchMappings: Sendable {
+    /// `SW_LID` closed moves this hinge to this angle.
+    public var lid: SwitchMapping?
+    /// `SW_TABLET_MODE` on moves this hinge to this angle.
+    public var tabletMode: SwitchMapping?
+}
+
+public struct Tunables: Sendable, Equatable {
+    /// A hinge below this angle covers both A faces (above 360 minus it, both B faces).
+    public var occludedBelow: Double = 15
+    /// A camera keeps its side until θ is this far past 90°.
+    public var directionHysteresis: Double = 10
+    /// Leaving a posture needs the angle this far past the boundary.
+    public var postureMargin: Double = 5
+    /// Below this fraction of gravity across the hinge axis, accelerometers give no angle.
+    public var accelerometerMinimumProjection: Double = 0.3
+    /// Below this fraction of a target vector in the image plane, a rotation keeps its last value.
+    public var rotationMinimumProjection: Double = 0.3
+}
+
+public struct VirtualCameraConfig: Sendable {
+    /// Displays whose forward cameras may feed the virtual camera (default: all).
+    public var follow: [Int]
+    /// Device types to prefer when choosing the source, best first.
+    public var preferDeviceTypes: [String]
+    /// Mirror captured frames (off by default: captures are not mirrored).
+    public var mirror: Bool
+}

@@ -1,0 +1,449 @@
+/// Builds a `Rig` from its JSON description, reporting every problem with its path.
+public enum RigDecoder {
+    public static func decode(json text: String) throws(DocumentErrors) -> Rig {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(text)
+        } catch {
+            throw DocumentErrors([PathError(path: "", message: "invalid JSON: \(error)")])
+        }
+        return try decode(value)
+    }
+
+    public static func decode(_ value: JSONValue) throws(DocumentErrors) -> Rig {
+        let collector = ErrorCollector()
+        let root = JSONCursor(value: value, path: "", collector: collector)
+        let rig = decodeRig(root)
+        if let rig, collector.errors.isEmpty {
+            RigValidator.validate(rig, collector: collector)
+        }
+        guard let rig, collector.errors.isEmpty else {
+            throw DocumentErrors(collector.errors)
+        }
+        return rig
+    }
+
+    static let topLevelKeys = [
+        "id", "name", "panels", "displays", "cameras", "accelerometers", "postures", "switches",
+        "tunables", "virtualCamera",
+    ]
+
+    private static func decodeRig(_ root: JSONCursor) -> Rig? {
+        guard root.isObject() else { return nil }
+        root.checkKeys(topLevelKeys)
+        let id = root.required("id", "the rig's id, e.g. \"duo\"")?.identifier()
+        let name = root.field("name")?.string() ?? id ?? ""
+
+        let (panels, hinges) = decodePanels(root)
+        let panelIDs = panels.map(\.id)
+        let faces = FaceResolver(panelIDs: panelIDs)
+        let displays = decodeList(root, "displays", required: true) { decodeDisplay($0, faces) }
+        let displayIDs = displays.map(\.id)
+        let cameras = decodeList(root, "cameras", required: true) { decodeCamera($0, faces, displays) }
+        let accelerometers = decodeList(root, "accelerometers", required: false) { cursor -> Accelerometer? in
+            guard cursor.isObject() else { return nil }
+            cursor.checkKeys(["id", "panel"])
+            let id = cursor.required("id", "\"base\" or \"display\" (udev ACCEL_LOCATION)")?.identifier()
+            let panel = cursor.required("panel", "a panel id")?.reference(panelIDs, kind: "panel")
+            guard let id, let panel else { return nil }
+            return Accelerometer(id: id, panel: panel)
+        }
+        let hingeIDs = hinges.map(\.id)
+        let postures = decodeList(root, "postures", required: true) { decodePosture($0, hingeIDs, displayIDs) }
+        let switches = decodeSwitches(root.field("switches"), hingeIDs)
+        let tunables = decodeTunables(root.field("tunables"))
+        let virtualCamera = decodeVirtualCamera(root.field("virtualCamera"), displayIDs: displayIDs)
+
+        checkUnique(root, "panels", panelIDs)
+        checkUnique(root, "hinges", hingeIDs, pathOf: { index in
+            panels.firstIndex { $0.hinge == index }.map { "panels[\($0)].hinge.id" } ?? "panels"
+        })
+        checkUnique(root, "displays", displayIDs)
+        checkUnique(root, "cameras", cameras.map(\.id))
+        checkUnique(root, "accelerometers", accelerometers.map(\.id))
+        checkUnique(root, "postures", postures.map(\.id))
+
+        guard let id, let virtualCamera else { return nil }
+        return Rig(
+            id: id, name: name, panels: panels, hinges: hinges, displays: displays, cameras: cameras,
+            accelerometers: accelerometers, postures: postures, switches: switches, tunables: tunables,
+            virtualCamera: virtualCamera)
+    }
+
+    private static func decodeList<T>(
+        _ root: JSONCursor, _ key: String, required: Bool, _ decode: (JSONCursor) -> T?
+    ) -> [T] {
+        let cursor = required ? root.required(key, "an array") : root.field(key)
+        guard let elements = cursor?.array() else { return [] }
+        if required && elements.isEmpty {
+            root.collector.add(root.child(key), "must not be empty")
+        }
+        return elements.compactMap(decode)
+    }
+
+    private static func checkUnique(
+        _ root: JSONCursor, _ key: String, _ ids: [String], pathOf: ((Int) -> String)? = nil
+    ) {
+        var seen: [String: Int] = [:]
+        for (index, id) in ids.enumerated() {
+            if let first = seen[id] {
+                let path = pathOf?(index) ?? "\(root.child(key))[\(index)].id"
+                root.collector.add(path, "duplicate id \"\(id)\" (already used by \(key) entry \(first))")
+            } else {
+                seen[id] = index
+            }
+        }
+    }
+
+    // MARK: Panels and hinges
+
+    private struct RawPanel {
+        var id: String
+        var parentID: String?
+        var width: Double
+        var height: Double
+        var hinge: Hinge?
+        var path: String
+    }
+
+    private static func decodePanels(_ root: JSONCursor) -> ([Panel], [Hinge]) {
+        guard let elements = root.required("panels", "an array of panels")?.array() else { return ([], []) }
+        if elements.isEmpty { root.collector.add(root.child("panels"), "must not be empty (a rig has at least one panel)") }
+        var raws: [RawPanel] = []
+        for cursor in elements {
+            guard cursor.isObject() else { continue }
+            cursor.checkKeys(["id", "parent", "hinge", "size"])
+            let id = cursor.required("id", "a panel id")?.identifier()
+            let parentID = cursor.field("parent")?.identifier()
+            var width = 70.0
+            var height = 150.0
+            if let size = cursor.field("size")?.numbers(count: 2) {
+                if size.allSatisfy({ $0 > 0 && $0 < 10_000 }) {
+                    width = size[0]
+                    height = size[1]
+                } else {
+                    cursor.collector.add(cursor.child("size"), "expected [width, height] in millimetres, both positive")
+                }
+            }
+            var hinge: Hinge?
+            if let hingeCursor = cursor.field("hinge") {
+                if cursor.field("parent") == nil {
+                    cursor.collector.add(hingeCursor.path, "a hinge needs a \"parent\" panel to join")
+                }
+                hinge = decodeHinge(hingeCursor)
+            } else if cursor.field("parent") != nil {
+                cursor.collector.add(cursor.child("hinge"), "missing (a panel with a parent is joined to it by a hinge)")
+            }
+            if let id { raws.append(RawPanel(id: id, parentID: parentID, width: width, height: height, hinge: hinge, path: cursor.path)) }
+        }
+        return orderPanels(raws, root)
+    }
+
+    private static func decodeHinge(_ cursor: JSONCursor) -> Hinge? {
+        guard cursor.isObject() else { return nil }
+        cursor.checkKeys(["id", "axis", "range", "initial", "edge"])
+        let id = cursor.required("id", "a hinge id")?.identifier()
+        var axis: Vector3?
+        if let axisCursor = cursor.required("axis", "[x, y, z], a unit vector in the parent frame"),
+           let values = axisCursor.numbers(count: 3) {
+            let vector = Vector3(values[0], values[1], values[2])
+            if vector.length < 1e-9 {
+                axisCursor.collector.add(axisCursor.path, "zero axis (expected a unit vector, e.g. [0, -1, 0])")
+            } else if abs(vector.length - 1) > 1e-6 {
+                axisCursor.collector.add(axisCursor.path, "axis has length \(vector.length) (expected a unit vector)")
+            } else {
+                axis = vector
+            }
+        }
+        var range: (Double, Double)?
+        if let rangeCursor = cursor.required("range", "[minimum, maximum] in degrees within 0...360"),
+           let values = rangeCursor.numbers(count: 2) {
+            if values[0] < 0 || values[1] > 360 {
+                rangeCursor.collector.add(rangeCursor.path, "range must lie within 0...360 degrees")
+            } else if values[0] >= values[1] {
+                rangeCursor.collector.add(rangeCursor.path, "empty range [\(JSONValue.format(values[0])), \(JSONValue.format(values[1]))] (minimum must be below maximum)")
+            } else {
+                range = (values[0], values[1])
+            }
+        }
+        var edge = PanelEdge.right
+        if let edgeCursor = cursor.field("edge"), let text = edgeCursor.string() {
+            if let parsed = PanelEdge(rawValue: text) {
+                edge = parsed
+            } else {
+                edgeCursor.collector.add(edgeCursor.path, "unknown edge \"\(text)\" (expected one of: left, right, top, bottom)")
+            }
+        }
+        guard let id, let axis, let range else { return nil }
+        var initial = min(max(180, range.0), range.1)
+        if let initialCursor = cursor.field("initial"), let value = initialCursor.number() {
+            if value < range.0 || value > range.1 {
+                initialCursor.collector.add(initialCursor.path, "initial angle \(JSONValue.format(value)) is outside the hinge range")
+            } else {
+                initial = value
+            }
+        }
+        return Hinge(id: id, child: -1, parent: -1, axis: axis, minimum: range.0, maximum: range.1, initial: initial, edge: edge)
+    }
+
+    /// Puts parents before children, resolving parent ids and catching cycles and orphans.
+    private static func orderPanels(_ raws: [RawPanel], _ root: JSONCursor) -> ([Panel], [Hinge]) {
+        let ids = raws.map(\.id)
+        let roots = raws.filter { $0.parentID == nil }
+        if !raws.isEmpty && roots.count != 1 {
+            let message = roots.isEmpty
+                ? "no root panel (exactly one panel must have no \"parent\")"
+                : "\(roots.count) root panels (\(listing(roots.map(\.id)))); exactly one panel may have no \"parent\""
+            root.collector.add(root.child("panels"), message)
+        }
+        var ok = roots.count == 1
+        for raw in raws {
+            if let parent = raw.parentID, !ids.contains(parent) {
+                root.collector.add("\(raw.path).parent", "unknown panel \"\(parent)\" (panels: \(listing(ids)))")
+                ok = false
+            } else if raw.parentID == raw.id {
+                root.collector.add("\(raw.path).parent", "a panel cannot be its own parent")
+                ok = false
+            }
+        }
+        guard ok else { return ([], []) }
+        var ordered: [RawPanel] = roots
+        var placed: Set<String> = [roots[0].id]
+        var progress = true
+        while ordered.count < raws.count && progress {
+            progress = false
+            for raw in raws where !placed.contains(raw.id) {
+                if let parent = raw.parentID, placed.contains(parent) {
+                    ordered.append(raw)
+                    placed.insert(raw.id)
+                    progress = true
+                }
+            }
+        }
+        if ordered.count < raws.count {
+            let cyclic = raws.filter { !placed.contains($0.id) }.map(\.id)
+            root.collector.add(root.child("panels"), "parent cycle among panels \(listing(cyclic)) (panels must form a tree)")
+            return ([], [])
+        }
+        var panels: [Panel] = []
+        var hinges: [Hinge] = []
+        for raw in ordered {
+            let parent = raw.parentID.flatMap { id in panels.firstIndex { $0.id == id } }
+            var hingeIndex: Int?
+            if var hinge = raw.hinge, let parent {
+                hinge.child = panels.count
+                hinge.parent = parent
+                hingeIndex = hinges.count
+                hinges.append(hinge)
+            }
+            panels.append(Panel(id: raw.id, parent: parent, hinge: hingeIndex, width: raw.width, height: raw.height))
+        }
+        return (panels, hinges)
+    }
+
+    // MARK: Displays and cameras
+
+    private static func decodeDisplay(_ cursor: JSONCursor, _ faces: FaceResolver) -> Display? {
+        guard cursor.isObject() else { return nil }
+        cursor.checkKeys(["id", "faces", "anchor"])
+        let id = cursor.required("id", "a display id")?.identifier()
+        var refs: [FaceRef] = []
+        if let list = cursor.required("faces", "an array of faces such as [\"left.A\", \"right.A\"]")?.array() {
+            if list.isEmpty { cursor.collector.add(cursor.child("faces"), "must not be empty") }
+            refs = list.compactMap { faces.resolve($0) }
+            if refs.count == list.count && Set(refs).count != refs.count {
+                cursor.collector.add(cursor.child("faces"), "lists a face twice")
+            }
+        }
+        var anchor = refs.first?.panel
+        if let anchorCursor = cursor.field("anchor"), let panel = anchorCursor.reference(faces.panelIDs, kind: "panel") {
+            if refs.contains(where: { $0.panel == panel }) {
+                anchor = panel
+            } else {
+                anchorCursor.collector.add(anchorCursor.path, "anchor panel \"\(faces.panelIDs[panel])\" carries none of this display's faces")
+                anchor = nil
+            }
+        }
+        guard let id, let anchor, !refs.isEmpty, let side = refs.first(where: { $0.panel == anchor })?.side else { return nil }
+        return Display(id: id, faces: refs, anchor: anchor, anchorSide: side)
+    }
+
+    private static func decodeCamera(_ cursor: JSONCursor, _ faces: FaceResolver, _ displays: [Display]) -> Camera? {
+        guard cursor.isObject() else { return nil }
+        cursor.checkKeys(["id", "name", "face", "deviceType", "mediaTypes", "sensorRotation", "formats"])
+        let id = cursor.required("id", "a camera id")?.identifier()
+        let face = cursor.required("face", "a face such as \"right.A\"").flatMap { faces.resolve($0) }
+        let deviceType = cursor.field("deviceType")?.string() ?? "wide"
+        var mediaTypes = ["video"]
+        if let mediaCursor = cursor.field("mediaTypes"), let values = mediaCursor.strings() {
+            let unknown = values.filter { $0 != "video" && $0 != "depth" }
+            if !unknown.isEmpty {
+                mediaCursor.collector.add(mediaCursor.path, "unknown media type \"\(unknown[0])\" (expected video, depth)")
+            } else if !values.contains("video") {
+                mediaCursor.collector.add(mediaCursor.path, "must include \"video\"")
+            } else {
+                mediaTypes = values
+            }
+        }
+        var sensorRotation = 0
+        if let rotationCursor = cursor.field("sensorRotation"), let value = rotationCursor.integer() {
+            if [0, 90, 180, 270].contains(value) {
+                sensorRotation = value
+            } else {
+                rotationCursor.collector.add(rotationCursor.path, "\(value) is not one of 0, 90, 180, 270 (clockwise degrees)")
+            }
+        }
+        let modes = cursor.required("formats", "an array of capture formats").map(decodeFormats) ?? []
+        guard let id, let face else { return nil }
+        let sharesDisplayFace = displays.contains { $0.faces.contains(face) }
+        return Camera(
+            id: id, name: cursor.field("name")?.string() ?? id, face: face, deviceType: deviceType,
+            mediaTypes: mediaTypes, sensorRotation: sensorRotation, modes: modes,
+            position: sharesDisplayFace ? "front" : "back")
+    }
+
+    /// `[{"pixelFormats": ["NV12", "YUYV"], "width": 1920, "height": 1080, "fps": 60}, ...]`
+    private static func decodeFormats(_ cursor: JSONCursor) -> [CameraMode] {
+        guard let entries = cursor.array() else { return [] }
+        if entries.isEmpty { cursor.collector.add(cursor.path, "must not be empty (a camera has at least one format)") }
+        var modes: [CameraMode] = []
+        for entry in entries {
+            guard entry.isObject() else { continue }
+            entry.checkKeys(["pixelFormats", "width", "height", "fps"])
+            let pixelFormats = entry.required("pixelFormats", "an array of FourCCs such as [\"NV12\", \"YUYV\"]")?.strings()
+            let width = entry.required("width", "pixels")?.integer()
+            let height = entry.required("height", "pixels")?.integer()
+            let fps = entry.required("fps", "frames per second")?.number()
+            for (index, format) in (pixelFormats ?? []).enumerated() where format.utf8.count != 4 {
+                entry.collector.add("\(entry.child("pixelFormats"))[\(index)]", "\"\(format)\" is not a FourCC (expected four characters, e.g. \"NV12\")")
+            }
+            if let width, let height, !(1...16384).contains(width) || !(1...16384).contains(height) {
+                entry.collector.add(entry.path, "size \(width)x\(height) is out of range (1...16384)")
+            }
+            if let fps, !(fps > 0 && fps <= 1000) {
+                entry.collector.add(entry.child("fps"), "\(JSONValue.format(fps)) is out of range (expected 0 < fps <= 1000)")
+            }
+            guard let pixelFormats, let width, let height, let fps else { continue }
+            for format in pixelFormats {
+                modes.append(CameraMode(pixelFormat: format, width: width, height: height, fps: fps))
+            }
+        }
+        return modes
+    }
+
+    // MARK: Postures, switches, tunables, virtual camera
+
+    private static func decodePosture(_ cursor: JSONCursor, _ hingeIDs: [String], _ displayIDs: [String]) -> Posture? {
+        guard cursor.isObject() else { return nil }
+        cursor.checkKeys(["id", "ranges", "display"])
+        let id = cursor.required("id", "a posture id")?.identifier()
+        let display = cursor.required("display", "the display a person uses in this posture")?.reference(displayIDs, kind: "display")
+        var ranges: [Posture.Range] = []
+        var rangesValid = true
+        if let members = cursor.required("ranges", "an object mapping hinge ids to [from, to] degrees")?.members() {
+            for (hingeID, rangeCursor) in members {
+                guard let hinge = hingeIDs.firstIndex(of: hingeID) else {
+                    cursor.collector.add(rangeCursor.path, "unknown hinge \"\(hingeID)\" (hinges: \(listing(hingeIDs)))")
+                    rangesValid = false
+                    continue
+                }
+                guard let values = rangeCursor.numbers(count: 2) else {
+                    rangesValid = false
+                    continue
+                }
+                if values[0] >= values[1] {
+                    cursor.collector.add(rangeCursor.path, "empty range [\(JSONValue.format(values[0])), \(JSONValue.format(values[1]))) (from must be below to)")
+                    rangesValid = false
+                    continue
+                }
+                ranges.append(Posture.Range(hinge: hinge, lower: values[0], upper: values[1]))
+            }
+        } else {
+            rangesValid = false
+        }
+        guard let id, let display, rangesValid else { return nil }
+        return Posture(id: id, ranges: ranges, display: display)
+    }
+
+    private static func decodeSwitches(_ cursor: JSONCursor?, _ hingeIDs: [String]) -> SwitchMappings {
+        var mappings = SwitchMappings()
+        guard let cursor, cursor.isObject() else { return mappings }
+        cursor.checkKeys(["lid", "tabletMode"])
+        func mapping(_ key: String) -> SwitchMapping? {
+            guard let entry = cursor.field(key), entry.isObject() else { return nil }
+            entry.checkKeys(["hinge", "angle"])
+            let hinge = entry.required("hinge", "a hinge id")?.reference(hingeIDs, kind: "hinge")
+            let angle = entry.required("angle", "degrees")?.number(in: 0...360)
+            guard let hinge, let angle else { return nil }
+            return SwitchMapping(hinge: hinge, angle: angle)
+        }
+        mappings.lid = mapping("lid")
+        mappings.tabletMode = mapping("tabletMode")
+        return mappings
+    }
+
+    private static func decodeTunables(_ cursor: JSONCursor?) -> Tunables {
+        var tunables = Tunables()
+        guard let cursor, cursor.isObject() else { return tunables }
+        let fields: [(String, ClosedRange<Double>, WritableKeyPath<Tunables, Double>)] = [
+            ("occludedBelow", 0...90, \.occludedBelow),
+            ("directionHysteresis", 0...45, \.directionHysteresis),
+            ("postureMargin", 0...45, \.postureMargin),
+            ("accelerometerMinimumProjection", 0...1, \.accelerometerMinimumProjection),
+            ("rotationMinimumProjection", 0...1, \.rotationMinimumProjection),
+        ]
+        cursor.checkKeys(fields.map(\.0))
+        for (key, range, keyPath) in fields {
+            if let value = cursor.field(key)?.number(in: range) { tunables[keyPath: keyPath] = value }
+        }
+        return tunables
+    }
+
+    private static func decodeVirtualCamera(_ cursor: JSONCursor?, displayIDs: [String]) -> VirtualCameraConfig? {
+        var config = VirtualCameraConfig(follow: Array(displayIDs.indices), preferDeviceTypes: [], mirror: false)
+        guard let cursor else { return config }
+        guard cursor.isObject() else { return nil }
+        cursor.checkKeys(["follow", "preferDeviceTypes", "mirror"])
+        if let follow = cursor.field("follow"), let entries = follow.array() {
+            let indices = entries.compactMap { $0.reference(displayIDs, kind: "display") }
+            guard indices.count == entries.count else { return nil }
+            if indices.isEmpty { follow.collector.add(follow.path, "must name at least one display") }
+            config.follow = indices
+        }
+        if let prefer = cursor.field("preferDeviceTypes")?.strings() { config.preferDeviceTypes = prefer }
+        if let mirror = cursor.field("mirror")?.bool() { config.mirror = mirror }
+        return config
+    }
+}
+
+extension JSONCursor {
+    /// Resolves an id among `ids`, reporting an unknown one together with what exists.
+    func reference(_ ids: [String], kind: String) -> Int? {
+        guard let text = string() else { return nil }
+        guard let index = ids.firstIndex(of: text) else {
+            collector.add(path, "unknown \(kind) \"\(text)\" (\(kind)s: \(listing(ids)))")
+            return nil
+        }
+        return index
+    }
+}
+
+/// Parses face names such as `right.A`.
+struct FaceResolver {
+    let panelIDs: [String]
+
+    func resolve(_ cursor: JSONCursor) -> FaceRef? {
+        guard let text = cursor.string() else { return nil }
+        guard let dot = text.lastIndex(of: "."),
+              let side = FaceSide(rawValue: String(text[text.index(after: dot)...])) else {
+            cursor.collector.add(cursor.path, "\"\(text)\" is not a face (expected PANEL.A or PANEL.B, e.g. \"\(panelIDs.first ?? "left").A\")")
+            return nil
+        }
+        let panelID = String(text[..<dot])
+        guard let panel = panelIDs.firstIndex(of: panelID) else {
+            cursor.collector.add(cursor.path, "unknown panel \"\(panelID)\" (panels: \(listing(panelIDs)))")
+            return nil
+        }
+        return FaceRef(panel: panel, side: side)
+    }
+}

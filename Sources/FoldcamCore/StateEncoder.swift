@@ -1,0 +1,85 @@
+/// The state object foldcam shows the world: the scenario runner prints it and the daemon
+/// serves it on its socket. Keys and order are part of the protocol (docs/protocol.md).
+public enum StateEncoder {
+    public static func encode(_ state: FoldState, rig: Rig, plan: VirtualCameraPlan) -> JSONValue {
+        .object([
+            ("timeMs", .int(state.timeMilliseconds)),
+            ("posture", .string(rig.postures[state.posture].id)),
+            ("hinges", hinges(state, rig: rig)),
+            ("hingeSources", .object(rig.hinges.indices.map { (rig.hinges[$0].id, .string(state.hingeSources[$0].rawValue)) })),
+            ("viewedDisplay", .string(rig.displays[state.viewedDisplay].id)),
+            ("pinnedDisplay", state.pinnedDisplay.map { .string(rig.displays[$0].id) } ?? .null),
+            ("displays", .object(rig.displays.indices.map { (rig.displays[$0].id, display($0, state, rig: rig)) })),
+            ("cameras", .object(rig.cameras.indices.map { (rig.cameras[$0].id, camera(state.cameras[$0])) })),
+            ("virtualCamera", virtualCamera(state.virtualCamera, rig: rig, plan: plan)),
+            ("gravity", state.gravity.map { vector($0) } ?? .null),
+        ])
+    }
+
+    public static func hinges(_ state: FoldState, rig: Rig) -> JSONValue {
+        .object(rig.hinges.indices.map { (rig.hinges[$0].id, .double(rounded(state.hingeAngles[$0], places: 2))) })
+    }
+
+    /// One display's direction map (also the `directions` socket reply for that display).
+    public static func display(_ index: Int, _ state: FoldState, rig: Rig) -> JSONValue {
+        let display = state.displays[index]
+        let cameraIDs = { (indices: [Int]) in JSONValue.array(indices.map { .string(rig.cameras[$0].id) }) }
+        var pairs: [(String, JSONValue)] = []
+        for camera in display.forward + display.backward {
+            guard let pair = display.pairs[camera] else { continue }
+            pairs.append((rig.cameras[camera].id, .object([
+                ("forward", .bool(pair.forward)),
+                ("theta", .double(rounded(pair.theta, places: 1))),
+                ("mirror", .bool(pair.mirror)),
+                ("previewRotation", .int(pair.previewRotation)),
+                ("captureRotation", .int(state.cameras[camera].captureRotation)),
+            ])))
+        }
+        return .object([
+            ("occluded", .bool(display.occluded)),
+            ("screenRotation", .int(state.screenRotations[index])),
+            ("forward", cameraIDs(display.forward)),
+            ("backward", cameraIDs(display.backward)),
+            ("cameras", .object(pairs)),
+        ])
+    }
+
+    static func camera(_ camera: CameraState) -> JSONValue {
+        var members: [(String, JSONValue)] = [("available", .bool(camera.available))]
+        if let reason = camera.unavailable { members.append(("reason", .string(reason.rawValue))) }
+        members.append(("captureRotation", .int(camera.captureRotation)))
+        return .object(members)
+    }
+
+    public static func virtualCamera(_ virtualCamera: VirtualCameraState, rig: Rig, plan: VirtualCameraPlan) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("source", virtualCamera.source.map { .string(rig.cameras[$0].id) } ?? .null)
+        ]
+        if let reason = virtualCamera.noSourceReason { members.append(("reason", .string(reason.rawValue))) }
+        members.append(("format", plan.format.map(format) ?? .null))
+        members.append(("depth", .bool(plan.depth)))
+        members.append(("pool", .array(plan.pool.map { .string(rig.cameras[$0].id) })))
+        return .object(members)
+    }
+
+    public static func format(_ mode: CameraMode) -> JSONValue {
+        .object([
+            ("pixelFormat", .string(mode.pixelFormat)),
+            ("width", .int(mode.width)),
+            ("height", .int(mode.height)),
+            ("fps", mode.fps == mode.fps.rounded() ? .int(Int(mode.fps)) : .double(mode.fps)),
+        ])
+    }
+
+    static func vector(_ v: Vector3) -> JSONValue {
+        .array([.double(rounded(v.x, places: 4)), .double(rounded(v.y, places: 4)), .double(rounded(v.z, places: 4))])
+    }
+
+    /// Rounds for display; also turns -0.0 into 0.0 so output is stable.
+    static func rounded(_ value: Double, places: Int) -> Double {
+        var scale = 1.0
+        for _ in 0..<places { scale *= 10 }
+        let result = (value * scale).rounded() / scale
+        return result == 0 ? 0 : result
+    }
+}
