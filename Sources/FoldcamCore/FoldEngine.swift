@@ -70,7 +70,7 @@ public struct FoldEngine: Sendable {
         case let .hingeAngle(hinge, degrees):
             let spec = rig.hinges[hinge]
             guard let angle = Self.acceptAngle(degrees, hinge: spec) else {
-                return ["hinge \(spec.id): reading \(JSONValue.format(degrees)) is not an angle within [\(JSONValue.format(spec.minimum)), \(JSONValue.format(spec.maximum))]; dropped"]
+                return ["hinge \(spec.id): reading \(numberText(degrees)) is not an angle within [\(numberText(spec.minimum)), \(numberText(spec.maximum))]; dropped"]
             }
             sensorAngles[hinge] = angle
             lastReadings[hinge] = angle

@@ -94,7 +94,7 @@ struct JSONCursor {
     func number(in range: ClosedRange<Double>) -> Double? {
         guard let number = number() else { return nil }
         guard range.contains(number) else {
-            collector.add(path, "\(JSONValue.format(number)) is out of range (expected \(JSONValue.format(range.lowerBound)) to \(JSONValue.format(range.upperBound)))")
+            collector.add(path, "\(numberText(number)) is out of range (expected \(numberText(range.lowerBound)) to \(numberText(range.upperBound)))")
             return nil
         }
         return number
@@ -154,4 +154,10 @@ func listing(_ ids: [String]) -> String {
 
 extension Unicode.Scalar {
     var isASCIILetter: Bool { ("a"..."z").contains(self) || ("A"..."Z").contains(self) }
+}
+
+/// A number for messages: "90" rather than "90.0".
+func numberText(_ value: Double) -> String {
+    if value.isFinite, value == value.rounded(), abs(value) < 1e15 { return String(Int(value)) }
+    return value.description
 }

@@ -36,6 +36,11 @@ public enum FaceSide: String, Sendable, CaseIterable {
 public struct FaceRef: Hashable, Sendable {
     public var panel: Int
     public var side: FaceSide
+
+    public init(panel: Int, side: FaceSide) {
+        self.panel = panel
+        self.side = side
+    }
 }
 
 /// Which edge of its parent a child panel is attached at. Only drawings use it: directions

@@ -34,11 +34,14 @@ public enum RigDecoder {
         let id = root.required("id", "the rig's id, e.g. \"duo\"")?.identifier()
         let name = root.field("name")?.string() ?? id ?? ""
 
+        // Ids as written, even for entries that failed to decode: references to them are then
+        // not reported again, so one mistake gives one error rather than a cascade.
+        let declared = DeclaredIDs(root.value)
         let (panels, hinges) = decodePanels(root)
-        let panelIDs = panels.map(\.id)
-        let faces = FaceResolver(panelIDs: panelIDs)
+        let panelIDs = IDTable(decoded: panels.map(\.id), declared: declared.panels)
+        let faces = FaceResolver(panels: panelIDs)
         let displays = decodeList(root, "displays", required: true) { decodeDisplay($0, faces) }
-        let displayIDs = displays.map(\.id)
+        let displayIDs = IDTable(decoded: displays.map(\.id), declared: declared.displays)
         let cameras = decodeList(root, "cameras", required: true) { decodeCamera($0, faces, displays) }
         let accelerometers = decodeList(root, "accelerometers", required: false) { cursor -> Accelerometer? in
             guard cursor.isObject() else { return nil }
@@ -48,20 +51,18 @@ public enum RigDecoder {
             guard let id, let panel else { return nil }
             return Accelerometer(id: id, panel: panel)
         }
-        let hingeIDs = hinges.map(\.id)
+        let hingeIDs = IDTable(decoded: hinges.map(\.id), declared: declared.hinges)
         let postures = decodeList(root, "postures", required: true) { decodePosture($0, hingeIDs, displayIDs) }
         let switches = decodeSwitches(root.field("switches"), hingeIDs)
         let tunables = decodeTunables(root.field("tunables"))
         let virtualCamera = decodeVirtualCamera(root.field("virtualCamera"), displayIDs: displayIDs)
 
-        checkUnique(root, "panels", panelIDs)
-        checkUnique(root, "hinges", hingeIDs, pathOf: { index in
-            panels.firstIndex { $0.hinge == index }.map { "panels[\($0)].hinge.id" } ?? "panels"
-        })
-        checkUnique(root, "displays", displayIDs)
-        checkUnique(root, "cameras", cameras.map(\.id))
-        checkUnique(root, "accelerometers", accelerometers.map(\.id))
-        checkUnique(root, "postures", postures.map(\.id))
+        checkUnique(root, "panels", declared.panels)
+        checkUnique(root, "hinges", declared.hinges, pathOf: { declared.hingePaths[$0] })
+        checkUnique(root, "displays", declared.displays)
+        checkUnique(root, "cameras", declared.cameras)
+        checkUnique(root, "accelerometers", declared.accelerometers)
+        checkUnique(root, "postures", declared.postures)
 
         guard let id, let virtualCamera else { return nil }
         return Rig(
@@ -161,7 +162,7 @@ public enum RigDecoder {
             if values[0] < 0 || values[1] > 360 {
                 rangeCursor.collector.add(rangeCursor.path, "range must lie within 0...360 degrees")
             } else if values[0] >= values[1] {
-                rangeCursor.collector.add(rangeCursor.path, "empty range [\(JSONValue.format(values[0])), \(JSONValue.format(values[1]))] (minimum must be below maximum)")
+                rangeCursor.collector.add(rangeCursor.path, "empty range [\(numberText(values[0])), \(numberText(values[1]))] (minimum must be below maximum)")
             } else {
                 range = (values[0], values[1])
             }
@@ -178,7 +179,7 @@ public enum RigDecoder {
         var initial = min(max(180, range.0), range.1)
         if let initialCursor = cursor.field("initial"), let value = initialCursor.number() {
             if value < range.0 || value > range.1 {
-                initialCursor.collector.add(initialCursor.path, "initial angle \(JSONValue.format(value)) is outside the hinge range")
+                initialCursor.collector.add(initialCursor.path, "initial angle \(numberText(value)) is outside the hinge range")
             } else {
                 initial = value
             }
@@ -256,11 +257,11 @@ public enum RigDecoder {
             }
         }
         var anchor = refs.first?.panel
-        if let anchorCursor = cursor.field("anchor"), let panel = anchorCursor.reference(faces.panelIDs, kind: "panel") {
+        if let anchorCursor = cursor.field("anchor"), let panel = anchorCursor.reference(faces.panels, kind: "panel") {
             if refs.contains(where: { $0.panel == panel }) {
                 anchor = panel
             } else {
-                anchorCursor.collector.add(anchorCursor.path, "anchor panel \"\(faces.panelIDs[panel])\" carries none of this display's faces")
+                anchorCursor.collector.add(anchorCursor.path, "anchor panel \"\(faces.panels.decoded[panel])\" carries none of this display's faces")
                 anchor = nil
             }
         }
@@ -321,7 +322,7 @@ public enum RigDecoder {
                 entry.collector.add(entry.path, "size \(width)x\(height) is out of range (1...16384)")
             }
             if let fps, !(fps > 0 && fps <= 1000) {
-                entry.collector.add(entry.child("fps"), "\(JSONValue.format(fps)) is out of range (expected 0 < fps <= 1000)")
+                entry.collector.add(entry.child("fps"), "\(numberText(fps)) is out of range (expected 0 < fps <= 1000)")
             }
             guard let pixelFormats, let width, let height, let fps else { continue }
             for format in pixelFormats {
@@ -333,7 +334,7 @@ public enum RigDecoder {
 
     // MARK: Postures, switches, tunables, virtual camera
 
-    private static func decodePosture(_ cursor: JSONCursor, _ hingeIDs: [String], _ displayIDs: [String]) -> Posture? {
+    private static func decodePosture(_ cursor: JSONCursor, _ hingeIDs: IDTable, _ displayIDs: IDTable) -> Posture? {
         guard cursor.isObject() else { return nil }
         cursor.checkKeys(["id", "ranges", "display"])
         let id = cursor.required("id", "a posture id")?.identifier()
@@ -342,8 +343,7 @@ public enum RigDecoder {
         var rangesValid = true
         if let members = cursor.required("ranges", "an object mapping hinge ids to [from, to] degrees")?.members() {
             for (hingeID, rangeCursor) in members {
-                guard let hinge = hingeIDs.firstIndex(of: hingeID) else {
-                    cursor.collector.add(rangeCursor.path, "unknown hinge \"\(hingeID)\" (hinges: \(listing(hingeIDs)))")
+                guard let hinge = hingeIDs.resolve(hingeID, at: rangeCursor, kind: "hinge") else {
                     rangesValid = false
                     continue
                 }
@@ -352,7 +352,7 @@ public enum RigDecoder {
                     continue
                 }
                 if values[0] >= values[1] {
-                    cursor.collector.add(rangeCursor.path, "empty range [\(JSONValue.format(values[0])), \(JSONValue.format(values[1]))) (from must be below to)")
+                    cursor.collector.add(rangeCursor.path, "empty range [\(numberText(values[0])), \(numberText(values[1]))) (from must be below to)")
                     rangesValid = false
                     continue
                 }
@@ -365,7 +365,7 @@ public enum RigDecoder {
         return Posture(id: id, ranges: ranges, display: display)
     }
 
-    private static func decodeSwitches(_ cursor: JSONCursor?, _ hingeIDs: [String]) -> SwitchMappings {
+    private static func decodeSwitches(_ cursor: JSONCursor?, _ hingeIDs: IDTable) -> SwitchMappings {
         var mappings = SwitchMappings()
         guard let cursor, cursor.isObject() else { return mappings }
         cursor.checkKeys(["lid", "tabletMode"])
@@ -399,8 +399,8 @@ public enum RigDecoder {
         return tunables
     }
 
-    private static func decodeVirtualCamera(_ cursor: JSONCursor?, displayIDs: [String]) -> VirtualCameraConfig? {
-        var config = VirtualCameraConfig(follow: Array(displayIDs.indices), preferDeviceTypes: [], mirror: false)
+    private static func decodeVirtualCamera(_ cursor: JSONCursor?, displayIDs: IDTable) -> VirtualCameraConfig? {
+        var config = VirtualCameraConfig(follow: Array(displayIDs.decoded.indices), preferDeviceTypes: [], mirror: false)
         guard let cursor else { return config }
         guard cursor.isObject() else { return nil }
         cursor.checkKeys(["follow", "preferDeviceTypes", "mirror"])
@@ -416,34 +416,72 @@ public enum RigDecoder {
     }
 }
 
-extension JSONCursor {
-    /// Resolves an id among `ids`, reporting an unknown one together with what exists.
-    func reference(_ ids: [String], kind: String) -> Int? {
-        guard let text = string() else { return nil }
-        guard let index = ids.firstIndex(of: text) else {
-            collector.add(path, "unknown \(kind) \"\(text)\" (\(kind)s: \(listing(ids)))")
-            return nil
+/// The ids of one kind of entry: those that decoded (their index is the reference) and all that
+/// were written (an id whose entry failed is known, just unusable: no second error for it).
+struct IDTable {
+    var decoded: [String]
+    var declared: [String]
+
+    func resolve(_ id: String, at cursor: JSONCursor, kind: String) -> Int? {
+        if let index = decoded.firstIndex(of: id) { return index }
+        if !declared.contains(id) {
+            cursor.collector.add(cursor.path, "unknown \(kind) \"\(id)\" (\(kind)s: \(listing(declared)))")
         }
-        return index
+        return nil
+    }
+}
+
+/// Reads the `id` fields as written, before any decoding.
+struct DeclaredIDs {
+    var panels: [String] = []
+    var hinges: [String] = []
+    var hingePaths: [String] = []
+    var displays: [String] = []
+    var cameras: [String] = []
+    var accelerometers: [String] = []
+    var postures: [String] = []
+
+    init(_ document: JSONValue) {
+        func ids(_ key: String) -> [String] {
+            guard case let .array(elements)? = document[key] else { return [] }
+            return elements.compactMap { $0["id"]?.stringValue }
+        }
+        panels = ids("panels")
+        displays = ids("displays")
+        cameras = ids("cameras")
+        accelerometers = ids("accelerometers")
+        postures = ids("postures")
+        if case let .array(elements)? = document["panels"] {
+            for (index, panel) in elements.enumerated() {
+                if let id = panel["hinge"]?["id"]?.stringValue {
+                    hinges.append(id)
+                    hingePaths.append("panels[\(index)].hinge.id")
+                }
+            }
+        }
+    }
+}
+
+extension JSONCursor {
+    /// Resolves a string value naming an entry of `ids`.
+    func reference(_ ids: IDTable, kind: String) -> Int? {
+        guard let text = string() else { return nil }
+        return ids.resolve(text, at: self, kind: kind)
     }
 }
 
 /// Parses face names such as `right.A`.
 struct FaceResolver {
-    let panelIDs: [String]
+    let panels: IDTable
 
     func resolve(_ cursor: JSONCursor) -> FaceRef? {
         guard let text = cursor.string() else { return nil }
         guard let dot = text.lastIndex(of: "."),
               let side = FaceSide(rawValue: String(text[text.index(after: dot)...])) else {
-            cursor.collector.add(cursor.path, "\"\(text)\" is not a face (expected PANEL.A or PANEL.B, e.g. \"\(panelIDs.first ?? "left").A\")")
+            cursor.collector.add(cursor.path, "\"\(text)\" is not a face (expected PANEL.A or PANEL.B, e.g. \"\(panels.declared.first ?? "left").A\")")
             return nil
         }
-        let panelID = String(text[..<dot])
-        guard let panel = panelIDs.firstIndex(of: panelID) else {
-            cursor.collector.add(cursor.path, "unknown panel \"\(panelID)\" (panels: \(listing(panelIDs)))")
-            return nil
-        }
+        guard let panel = panels.resolve(String(text[..<dot]), at: cursor, kind: "panel") else { return nil }
         return FaceRef(panel: panel, side: side)
     }
 }

@@ -16,7 +16,7 @@ enum RigValidator {
                 let hinge = rig.hinges[range.hinge]
                 if range.lower < hinge.minimum || range.upper > hinge.maximum {
                     collector.add("postures[\(index)].ranges.\(hinge.id)",
-                        "[\(JSONValue.format(range.lower)), \(JSONValue.format(range.upper))] leaves the hinge range [\(JSONValue.format(hinge.minimum)), \(JSONValue.format(hinge.maximum))]")
+                        "[\(numberText(range.lower)), \(numberText(range.upper))] leaves the hinge range [\(numberText(hinge.minimum)), \(numberText(hinge.maximum))]")
                 }
             }
         }
@@ -56,7 +56,7 @@ enum RigValidator {
             if PostureResolver.strictMatch(rig, angles: angles) == nil { uncovered = angles }
         }
         if let uncovered {
-            let where_ = zip(rig.hinges, uncovered).map { "\($0.id)=\(JSONValue.format($1))" }.joined(separator: ", ")
+            let where_ = zip(rig.hinges, uncovered).map { "\($0.id)=\(numberText($1))" }.joined(separator: ", ")
             collector.add("postures", "no posture covers \(where_) (postures must cover every hinge angle)")
         }
     }
@@ -66,7 +66,7 @@ enum RigValidator {
             guard let mapping else { continue }
             let hinge = rig.hinges[mapping.hinge]
             if !hinge.contains(mapping.angle) {
-                collector.add("switches.\(key).angle", "\(JSONValue.format(mapping.angle)) is outside hinge \"\(hinge.id)\" range [\(JSONValue.format(hinge.minimum)), \(JSONValue.format(hinge.maximum))]")
+                collector.add("switches.\(key).angle", "\(numberText(mapping.angle)) is outside hinge \"\(hinge.id)\" range [\(numberText(hinge.minimum)), \(numberText(hinge.maximum))]")
             }
         }
     }

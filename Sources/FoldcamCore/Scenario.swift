@@ -110,13 +110,13 @@ public struct Scenario: Sendable {
 }
 
 extension JSONCursor {
-    /// Resolves a member name (rather than a string value) among ids.
+    /// Resolves a member name (rather than a string value) among a rig's ids.
     func lookup(_ id: String, in ids: [String], kind: String) -> Int? {
-        guard let index = ids.firstIndex(of: id) else {
-            collector.add(path, "unknown \(kind) \"\(id)\" (\(kind)s: \(listing(ids)))")
-            return nil
-        }
-        return index
+        IDTable(decoded: ids, declared: ids).resolve(id, at: self, kind: kind)
+    }
+
+    func reference(_ ids: [String], kind: String) -> Int? {
+        reference(IDTable(decoded: ids, declared: ids), kind: kind)
     }
 }
 

@@ -1,6 +1,6 @@
 /// Trigonometry in pure Swift. The standard library has no `sin`/`atan2` (they come from the C
 /// library), and the core imports nothing, so these are small series with argument reduction,
-/// accurate to about 1e-15 over the ranges the model uses.
+/// accurate to a few ulps over the ranges the model uses.
 public enum Trig {
     public static let pi = Double.pi
 
@@ -13,15 +13,19 @@ public enum Trig {
         let quadrant = (x / (pi / 2)).rounded()
         let r = x - quadrant * (pi / 2)
         let r2 = r * r
-        // Taylor series; |r| <= pi/4 makes the next terms below 1e-17.
-        var s = 1.0 / 6227020800  // 1/13!
+        // Taylor series to r^17 and r^16; with |r| <= pi/4 the first omitted terms are below 1e-18.
+        var s = 1.0 / 355687428096000  // 1/17!
+        s = 1.0 / 1307674368000 - r2 * s  // 1/15!
+        s = 1.0 / 6227020800 - r2 * s  // 1/13!
         s = 1.0 / 39916800 - r2 * s
         s = 1.0 / 362880 - r2 * s
         s = 1.0 / 5040 - r2 * s
         s = 1.0 / 120 - r2 * s
         s = 1.0 / 6 - r2 * s
         let sinR = r - r * r2 * s
-        var c = 1.0 / 479001600  // 1/12!
+        var c = 1.0 / 20922789888000  // 1/16!
+        c = 1.0 / 87178291200 - r2 * c  // 1/14!
+        c = 1.0 / 479001600 - r2 * c  // 1/12!
         c = 1.0 / 3628800 - r2 * c
         c = 1.0 / 40320 - r2 * c
         c = 1.0 / 720 - r2 * c

@@ -1,0 +1,83 @@
+/// A small argument reader shared by the executables: subcommands, flags, `--name value`
+/// options (repeatable ones too) and positional arguments, in any order, with every leftover
+/// argument reported as an error.
+public struct CommandLineArguments {
+    /// Bad invocation: the executables exit with code 2 on it.
+    public struct UsageError: Error, CustomStringConvertible {
+        public var description: String
+
+        public init(description: String) {
+            self.description = description
+        }
+    }
+
+    private var remaining: [String]
+
+    public init(_ arguments: [String]) {
+        remaining = arguments
+    }
+
+    /// True when nothing is left to read.
+    public var isEmpty: Bool { remaining.isEmpty }
+
+    public mutating func takeSubcommand(_ name: String) -> Bool {
+        guard remaining.first == name else { return false }
+        remaining.removeFirst()
+        return true
+    }
+
+    public mutating func takeFlag(_ name: String) -> Bool {
+        guard let index = remaining.firstIndex(of: name) else { return false }
+        remaining.remove(at: index)
+        return true
+    }
+
+    public mutating func takeValue(_ name: String) -> String? {
+        guard let index = remaining.firstIndex(of: name), index + 1 < remaining.count else { return nil }
+        let value = remaining[index + 1]
+        remaining.removeSubrange(index...index + 1)
+        return value
+    }
+
+    /// Every value of a repeatable option, in order.
+    public mutating func takeValues(_ name: String) throws -> [String] {
+        var values: [String] = []
+        while let value = takeValue(name) { values.append(value) }
+        if remaining.contains(name) { throw UsageError(description: "\(name) needs a value") }
+        return values
+    }
+
+    public mutating func requireValue(_ name: String) throws -> String {
+        if let value = takeValue(name) { return value }
+        throw UsageError(description: remaining.contains(name) ? "\(name) needs a value" : "missing \(name) (see --help)")
+    }
+
+    public mutating func takeInt(_ name: String, in range: ClosedRange<Int>) throws -> Int? {
+        guard let text = takeValue(name) else {
+            if remaining.contains(name) { throw UsageError(description: "\(name) needs a value") }
+            return nil
+        }
+        guard let value = Int(text), range.contains(value) else {
+            throw UsageError(description: "\(name) \(text): expected a whole number from \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
+    /// The first argument that is not an option (a lone "-" counts as one: standard input).
+    /// Take options first, so their values are not mistaken for positionals.
+    public mutating func takePositional() -> String? {
+        guard let index = remaining.firstIndex(where: { $0 == "-" || !$0.hasPrefix("-") }) else { return nil }
+        return remaining.remove(at: index)
+    }
+
+    public mutating func requirePositional(_ what: String) throws -> String {
+        if let value = takePositional() { return value }
+        throw UsageError(description: "missing \(what) (see --help)")
+    }
+
+    public func finish() throws {
+        if let extra = remaining.first {
+            throw UsageError(description: "unexpected argument \"\(extra)\" (see --help)")
+        }
+    }
+}
