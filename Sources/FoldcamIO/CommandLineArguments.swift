@@ -32,8 +32,11 @@ public struct CommandLineArguments {
         return true
     }
 
+    /// The value after `name`, unless that looks like another option ("-o", not "-5" or "-"),
+    /// so a forgotten value is reported instead of swallowing the next option.
     public mutating func takeValue(_ name: String) -> String? {
-        guard let index = remaining.firstIndex(of: name), index + 1 < remaining.count else { return nil }
+        guard let index = remaining.firstIndex(of: name), index + 1 < remaining.count,
+              !Self.looksLikeOption(remaining[index + 1]) else { return nil }
         let value = remaining[index + 1]
         remaining.removeSubrange(index...index + 1)
         return value
@@ -73,6 +76,11 @@ public struct CommandLineArguments {
     public mutating func requirePositional(_ what: String) throws -> String {
         if let value = takePositional() { return value }
         throw UsageError(description: "missing \(what) (see --help)")
+    }
+
+    static func looksLikeOption(_ argument: String) -> Bool {
+        guard argument.hasPrefix("-"), let next = argument.dropFirst().first else { return false }
+        return !next.isNumber && next != "."
     }
 
     public func finish() throws {
