@@ -30,9 +30,15 @@ let package = Package(
             plugins: ["EmbedRigPresets"]
         ),
         .target(name: "FoldcamRender", dependencies: ["FoldcamCore"]),
-        // The I/O layer: files, logging (later: devices, sockets). The only place that reads files.
+        // Linux headers the Glibc module lacks (epoll, eventfd, timerfd, signalfd, ucred).
+        .systemLibrary(name: "CLinuxShims"),
+        // The only module that makes system calls for sockets and event sources.
+        .target(name: "FoldcamPlatform", dependencies: ["CLinuxShims"]),
+        // The I/O layer: files, logging (later: devices). The only place that reads files.
         .target(name: "FoldcamIO", dependencies: ["FoldcamCore"]),
-        .executableTarget(name: "foldcamd", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamRender"]),
+        // The daemon: event loop, socket server, request handling. Executables stay thin.
+        .target(name: "FoldcamDaemon", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamRender"]),
+        .executableTarget(name: "foldcamd", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamDaemon"]),
         .executableTarget(name: "foldcamctl", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamRender"]),
         .executableTarget(name: "FoldcamBench", dependencies: ["FoldcamCore"]),
         .testTarget(name: "FoldcamCoreTests", dependencies: ["FoldcamCore", "FoldcamRender"]),

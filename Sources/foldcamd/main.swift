@@ -1,27 +1,35 @@
 import FoldcamCore
+import FoldcamDaemon
 import FoldcamIO
 import Foundation
 
-// foldcamd: the foldcam daemon. Subcommands run one job and exit; see `foldcamd --help`.
+// foldcamd: the foldcam daemon. See `foldcamd --help`.
 
 let usage = """
-    usage: foldcamd --simulate [--rig ID|FILE] [--sweep] [--cycles N] [--step-ms N]
+    usage: foldcamd [--config FILE]                      serve real hardware (not in this build yet)
+           foldcamd --simulate [--rig ID|FILE] [--sweep] [--cycles N] [--step-ms N] [--socket PATH] [--quiet]
            foldcamd scenario --rig ID|FILE --script FILE|-
-           foldcamd --check-config --rig ID|FILE
+           foldcamd --check-config [--config FILE | --rig ID|FILE]
            foldcamd --list-rigs | --help
 
-      --simulate      run on a simulated rig (default rig: duo) and print each decision
-      --sweep         drive a demo fold cycle through every posture (with --simulate)
-      --cycles N      stop after N sweep cycles (default: run until interrupted)
+      --simulate      serve a simulated rig (default: duo) on the socket; sensors and plug
+                      state are moved with simulate.* requests (foldcamctl sim ...)
+      --sweep         drive a demo fold cycle through every posture
+      --cycles N      with --sweep: exit after N cycles (default: run until stopped)
       --step-ms N     milliseconds between sweep steps (default 150)
+      --socket PATH   listen here (default: $FOLDCAM_SOCKET, systemd's socket, /run/foldcam/foldcam.sock
+                      as root, else $XDG_RUNTIME_DIR/foldcam.sock)
+      --quiet         do not print decisions on stdout
+      --config FILE   daemon configuration (default /etc/foldcam/foldcam.json)
       scenario        apply a scripted list of inputs; print one JSON state per step
-      --check-config  validate a rig description and exit (0 valid, 2 invalid)
+      --check-config  validate the configuration and rig, then exit (0 valid, 2 invalid)
     built-in rigs: \(RigPresets.ids.joined(separator: ", "))
+    signals: SIGTERM/SIGINT stop cleanly; SIGHUP reloads the configuration and rig
     """
 
 let log = Log()
 
-/// Exit code 2: bad invocation or bad input (rig, scenario), with the reason on stderr.
+/// Exit code 2: bad invocation or bad input (rig, scenario, config), with the reason on stderr.
 func fail(_ message: String) -> Never {
     log.error(message)
     exit(2)
@@ -39,20 +47,26 @@ do {
         try arguments.finish()
         try ScenarioCommand.run(rigSpec: rigSpec, scriptPath: scriptPath)
     } else if arguments.takeFlag("--check-config") {
-        let rigSpec = try arguments.requireValue("--rig")
+        var options = DaemonOptions()
+        options.configPath = arguments.takeValue("--config")
+        options.rig = arguments.takeValue("--rig")
         try arguments.finish()
-        let rig = try RigLoader.load(rigSpec)
-        print("rig \(rig.id): valid (\(rig.panels.count) panels, \(rig.displays.count) displays, \(rig.cameras.count) cameras, \(rig.postures.count) postures)")
-    } else if arguments.takeFlag("--simulate") {
-        let rigSpec = arguments.takeValue("--rig") ?? "duo"
-        let sweep = arguments.takeFlag("--sweep")
-        let cycles = try arguments.takeInt("--cycles", in: 1...1_000_000)
-        let stepMilliseconds = try arguments.takeInt("--step-ms", in: 0...60_000) ?? 150
-        try arguments.finish()
-        let rig = try RigLoader.load(rigSpec)
-        Simulator(rig: rig, log: log).run(sweep: sweep, cycles: cycles, stepMilliseconds: stepMilliseconds)
+        let (config, rig) = try DaemonRunner.loadConfiguration(options)
+        print("configuration valid: rig \(rig.id) (\(rig.panels.count) panels, \(rig.displays.count) displays, \(rig.cameras.count) cameras, \(rig.postures.count) postures), at most \(config.maxClients) clients")
     } else {
-        fail("no mode given (real hardware mode is not available yet: use --simulate)\n\(usage)")
+        var options = DaemonOptions()
+        options.simulate = arguments.takeFlag("--simulate")
+        options.rig = arguments.takeValue("--rig")
+        options.configPath = arguments.takeValue("--config")
+        options.socketPath = arguments.takeValue("--socket")
+        options.sweep = arguments.takeFlag("--sweep")
+        options.sweepCycles = try arguments.takeInt("--cycles", in: 1...1_000_000)
+        options.exitAfterSweep = options.sweepCycles != nil
+        options.stepMilliseconds = try arguments.takeInt("--step-ms", in: 0...60_000) ?? 150
+        options.printDecisions = !arguments.takeFlag("--quiet")
+        try arguments.finish()
+        if options.simulate && options.rig == nil && options.configPath == nil { options.rig = "duo" }
+        exit(DaemonRunner(options: options, environment: ProcessInfo.processInfo.environment).run())
     }
 } catch {
     fail("\(error)")

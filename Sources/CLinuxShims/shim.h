@@ -1,0 +1,41 @@
+// Linux interfaces the Swift Glibc module does not expose: epoll, eventfd, timerfd, signalfd and
+// the peer-credential struct. Only declarations and prefixed constants; no code lives here.
+#ifndef FOLDCAM_CLINUXSHIMS_H
+#define FOLDCAM_CLINUXSHIMS_H
+
+#include <sys/epoll.h>
+#include <sys/eventfd.h>
+#include <sys/timerfd.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/types.h>
+#include <signal.h>
+
+// accept4 is declared only under _GNU_SOURCE; this is glibc's own prototype.
+int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
+
+// struct ucred needs _GNU_SOURCE, which the Glibc module was built without: mirror it.
+struct cfoldcam_ucred {
+    pid_t pid;
+    uid_t uid;
+    gid_t gid;
+};
+_Static_assert(sizeof(struct cfoldcam_ucred) == 12, "struct ucred layout");
+
+static const int cfoldcam_SO_PEERCRED = SO_PEERCRED;
+static const int cfoldcam_SO_PEERGROUPS = SO_PEERGROUPS;
+static const int cfoldcam_EFD_NONBLOCK = EFD_NONBLOCK;
+static const int cfoldcam_EFD_CLOEXEC = EFD_CLOEXEC;
+static const int cfoldcam_TFD_NONBLOCK = TFD_NONBLOCK;
+static const int cfoldcam_TFD_CLOEXEC = TFD_CLOEXEC;
+static const int cfoldcam_SFD_NONBLOCK = SFD_NONBLOCK;
+static const int cfoldcam_SFD_CLOEXEC = SFD_CLOEXEC;
+static const int cfoldcam_EPOLL_CLOEXEC = EPOLL_CLOEXEC;
+static const unsigned int cfoldcam_EPOLLIN = EPOLLIN;
+static const unsigned int cfoldcam_EPOLLOUT = EPOLLOUT;
+static const unsigned int cfoldcam_EPOLLERR = EPOLLERR;
+static const unsigned int cfoldcam_EPOLLHUP = EPOLLHUP;
+static const unsigned int cfoldcam_EPOLLRDHUP = EPOLLRDHUP;
+
+#endif

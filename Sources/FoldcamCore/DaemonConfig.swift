@@ -1,0 +1,46 @@
+/// The daemon's configuration file (`/etc/foldcam/foldcam.json`), decoded with path-qualified
+/// errors like rigs are.
+public struct DaemonConfig: Sendable, Equatable {
+    /// A built-in rig id or a path to a rig JSON file.
+    public var rig: String = "duo"
+    /// Members of this group (and root) may change state over the socket.
+    public var group: String?
+    public var maxClients: Int = 256
+    /// A client whose unread output has not moved for this long is disconnected.
+    public var clientStuckSeconds: Int = 30
+    public var logLevel: String = "info"
+
+    public init() {}
+
+    public static let logLevels = ["error", "warning", "notice", "info", "debug"]
+
+    public static func decode(json text: String) throws(DocumentErrors) -> DaemonConfig {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(text)
+        } catch {
+            throw DocumentErrors([PathError(path: "", message: "invalid JSON: \(error)")])
+        }
+        let collector = ErrorCollector()
+        let root = JSONCursor(value: value, path: "", collector: collector)
+        var config = DaemonConfig()
+        if root.isObject() {
+            root.checkKeys(["rig", "group", "maxClients", "clientStuckSeconds", "logLevel"])
+            if let rig = root.field("rig")?.string() {
+                if rig.isEmpty { collector.add("rig", "must not be empty (a preset id or a path)") } else { config.rig = rig }
+            }
+            if let group = root.field("group")?.string() { config.group = group }
+            if let cursor = root.field("maxClients"), let count = cursor.integer() {
+                if (1...65536).contains(count) { config.maxClients = count } else { collector.add(cursor.path, "\(count) is out of range (1 to 65536)") }
+            }
+            if let cursor = root.field("clientStuckSeconds"), let seconds = cursor.integer() {
+                if (1...3600).contains(seconds) { config.clientStuckSeconds = seconds } else { collector.add(cursor.path, "\(seconds) is out of range (1 to 3600)") }
+            }
+            if let cursor = root.field("logLevel"), let level = cursor.string() {
+                if logLevels.contains(level) { config.logLevel = level } else { collector.add(cursor.path, "unknown level \"\(level)\" (expected one of: \(logLevels.joined(separator: ", ")))") }
+            }
+        }
+        guard collector.errors.isEmpty else { throw DocumentErrors(collector.errors) }
+        return config
+    }
+}

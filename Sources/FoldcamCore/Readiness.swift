@@ -1,0 +1,36 @@
+/// Whether a capture can start now (the seeds' readiness coordinator, for Linux), so a kiosk
+/// can disable its shutter button while the camera changes.
+public enum Readiness: Sendable, Equatable {
+    public enum Reason: String, Sendable {
+        case busy, unplugged, occluded, noForwardCamera, error
+    }
+
+    case ready
+    case switching
+    case interrupted(Reason)
+    case stopped
+
+    /// Readiness from the decision alone (no producer): ready with a source, else interrupted
+    /// with the most specific reason the viewed display's cameras give.
+    public static func derived(from state: FoldState) -> Readiness {
+        if state.virtualCamera.source != nil { return .ready }
+        let viewed = state.displays[state.viewedDisplay]
+        let reasons = state.cameras.indices.compactMap { index -> UnavailableReason? in
+            guard viewed.pairs[index] == nil else { return nil }
+            return state.cameras[index].unavailable
+        }
+        for (reason, mapped) in [(UnavailableReason.busy, Reason.busy), (.unplugged, .unplugged), (.occluded, .occluded)] where reasons.contains(reason) {
+            return .interrupted(mapped)
+        }
+        return .interrupted(.noForwardCamera)
+    }
+
+    public var json: JSONValue {
+        switch self {
+        case .ready: return .object([("state", .string("ready"))])
+        case .switching: return .object([("state", .string("switching"))])
+        case let .interrupted(reason): return .object([("state", .string("interrupted")), ("reason", .string(reason.rawValue))])
+        case .stopped: return .object([("state", .string("stopped"))])
+        }
+    }
+}

@@ -1,0 +1,87 @@
+/// The socket protocol's message shapes (docs/protocol.md is the reference; keep them in step).
+/// JSON lines: requests `{"id": 1, "method": "...", "params": {...}}`, replies `{"id": 1,
+/// "result": ...}` or `{"id": 1, "error": {"code": "...", "message": "..."}}`, events
+/// `{"event": "...", "seq": N, "data": {...}}`.
+public enum WireProtocol {
+    public static let version = 1
+    /// Longest request line accepted, in bytes (without the newline).
+    public static let maximumLineBytes = 64 * 1024
+
+    public struct Request: Sendable, Equatable {
+        public var id: JSONValue
+        public var method: String
+        public var params: JSONValue
+    }
+
+    public enum ErrorCode: String, Sendable {
+        case parseError, invalidRequest, unknownMethod, invalidParams, forbidden, unavailable
+        case tooLarge, tooManyClients, internalError
+    }
+
+    public struct Failure: Error, Sendable, Equatable {
+        public var id: JSONValue
+        public var code: ErrorCode
+        public var message: String
+
+        public init(id: JSONValue = .null, code: ErrorCode, message: String) {
+            self.id = id
+            self.code = code
+            self.message = message
+        }
+    }
+
+    /// Parses one request line (without its newline). Never throws past this point: every
+    /// malformed input becomes a `Failure` the server sends back.
+    public static func parseRequest(_ line: ArraySlice<UInt8>) -> Result<Request, Failure> {
+        if line.count > maximumLineBytes {
+            return .failure(Failure(code: .tooLarge, message: "request is \(line.count) bytes; the limit is \(maximumLineBytes)"))
+        }
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(Array(line))
+        } catch {
+            return .failure(Failure(code: .parseError, message: "invalid JSON: \(error)"))
+        }
+        guard case let .object(members) = value else {
+            return .failure(Failure(code: .invalidRequest, message: "a request is a JSON object, found \(value.kindDescription)"))
+        }
+        let id = value["id"] ?? .null
+        switch id {
+        case .int, .string: break
+        default:
+            return .failure(Failure(code: .invalidRequest, message: "\"id\" must be a number or a string, so the reply can be matched"))
+        }
+        for (key, _) in members where !["id", "method", "params"].contains(key) {
+            return .failure(Failure(id: id, code: .invalidRequest, message: "unknown member \"\(key)\" (expected id, method, params)"))
+        }
+        guard let method = value["method"]?.stringValue, !method.isEmpty else {
+            return .failure(Failure(id: id, code: .invalidRequest, message: "\"method\" must be a non-empty string"))
+        }
+        let params = value["params"] ?? .object([])
+        guard case .object = params else {
+            return .failure(Failure(id: id, code: .invalidParams, message: "\"params\" must be an object, found \(params.kindDescription)"))
+        }
+        return .success(Request(id: id, method: method, params: params))
+    }
+
+    public static func reply(id: JSONValue, result: JSONValue) -> JSONValue {
+        .object([("id", id), ("result", result)])
+    }
+
+    public static func reply(_ failure: Failure) -> JSONValue {
+        .object([("id", failure.id), ("error", .object([("code", .string(failure.code.rawValue)), ("message", .string(failure.message))]))])
+    }
+
+    public static func event(_ topic: Topic, seq: Int, data: JSONValue) -> JSONValue {
+        .object([("event", .string(topic.rawValue)), ("seq", .int(seq)), ("data", data)])
+    }
+}
+
+/// What clients can subscribe to. Each event carries the topic's full current value.
+public enum Topic: String, Sendable, CaseIterable, Comparable {
+    case directions, posture, devices, virtualCamera, readiness
+
+    public static func < (a: Topic, b: Topic) -> Bool {
+        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    }
+}

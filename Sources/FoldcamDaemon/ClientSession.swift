@@ -1,0 +1,90 @@
+import FoldcamCore
+import FoldcamPlatform
+
+/// One connected client: its partial input line, its pending output, its subscriptions.
+///
+/// Output has two parts. Replies and events go into `output` while it is short. Once the client
+/// falls behind (more than `softLimit` unsent bytes), events wait in `coalesced` instead, one per
+/// topic, each replaced by newer values of its topic: a slow reader costs bounded memory and,
+/// when it catches up, still receives every topic's latest value.
+final class ClientSession {
+    let id: Int
+    let connection: UnixConnection
+    let credentials: PeerCredentials?
+    var subscriptions: Set<Topic> = []
+    var input: [UInt8] = []
+    private(set) var output: [UInt8] = []
+    private var outputStart = 0
+    private var coalesced: [Topic: (seq: Int, bytes: [UInt8])] = [:]
+    /// When unsent output last shrank (or was first queued); nil when nothing is pending.
+    var waitingSince: ContinuousClock.Instant?
+    /// Set when the connection must end once the final reply is written.
+    var closeAfterFlush = false
+    var watchingWritable = false
+
+    static let softLimit = 64 * 1024
+    /// Replies are never dropped; a client that lets this much pile up is disconnected.
+    static let hardLimit = 4 * 1024 * 1024
+
+    init(id: Int, connection: UnixConnection, credentials: PeerCredentials?) {
+        self.id = id
+        self.connection = connection
+        self.credentials = credentials
+    }
+
+    var pendingBytes: Int { output.count - outputStart + coalesced.values.reduce(0) { $0 + $1.bytes.count } }
+    var hasPendingOutput: Bool { outputStart < output.count || !coalesced.isEmpty }
+
+    func enqueueReply(_ line: [UInt8], now: ContinuousClock.Instant) {
+        append(line, now: now)
+    }
+
+    func enqueueEvent(_ topic: Topic, seq: Int, line: [UInt8], now: ContinuousClock.Instant) {
+        if output.count - outputStart < Self.softLimit && coalesced.isEmpty {
+            append(line, now: now)
+        } else {
+            coalesced[topic] = (seq, line)
+            if waitingSince == nil { waitingSince = now }
+        }
+    }
+
+    private func append(_ line: [UInt8], now: ContinuousClock.Instant) {
+        if waitingSince == nil { waitingSince = now }
+        output.append(contentsOf: line)
+    }
+
+    enum FlushResult { case drained, pending, failed(SystemCallError) }
+
+    /// Writes what the socket takes without blocking.
+    func flush(now: ContinuousClock.Instant) -> FlushResult {
+        while true {
+            if outputStart == output.count {
+                output.removeAll(keepingCapacity: output.capacity <= Self.softLimit * 2)
+                outputStart = 0
+                guard !coalesced.isEmpty else {
+                    waitingSince = nil
+                    return .drained
+                }
+                // Caught up: the held-back topics go out, oldest change first.
+                for (_, entry) in coalesced.sorted(by: { $0.value.seq < $1.value.seq }) { output.append(contentsOf: entry.bytes) }
+                coalesced.removeAll()
+            }
+            let written: Int
+            do {
+                written = try output.withUnsafeBytes { try connection.send(UnsafeRawBufferPointer(rebasing: $0[outputStart...])) }
+            } catch let error as SystemCallError {
+                return .failed(error)
+            } catch {
+                return .failed(SystemCallError("send", Errno(rawValue: 5)))
+            }
+            if written == 0 { return .pending }
+            outputStart += written
+            waitingSince = now
+            // Compact occasionally so a long-lived client's buffer does not grow forever.
+            if outputStart > Self.softLimit && outputStart * 2 > output.count {
+                output.removeFirst(outputStart)
+                outputStart = 0
+            }
+        }
+    }
+}

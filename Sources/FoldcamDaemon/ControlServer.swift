@@ -1,0 +1,284 @@
+import FoldcamCore
+import FoldcamIO
+import FoldcamPlatform
+
+/// What the server asks of the daemon for each request.
+protocol RequestHandling: AnyObject {
+    /// Handles one request; `session` is the client that sent it.
+    func handle(_ request: WireProtocol.Request, from session: ClientSession) -> Result<JSONValue, WireProtocol.Failure>
+    /// The current value of a topic (sent right after subscribing).
+    func currentValue(of topic: Topic) -> JSONValue
+    /// The sequence number of the latest event.
+    var currentSeq: Int { get }
+}
+
+/// The Unix socket server: accepts clients, reads JSON lines, writes replies and events,
+/// and enforces the limits (line size, client count, stuck readers). Runs on the event loop.
+final class ControlServer {
+    struct Limits {
+        var maxClients = 256
+        var stuckTimeout: Duration = .seconds(30)
+    }
+
+    private let loop: EventLoop
+    private let listener: UnixListener
+    private let log: Log
+    var limits: Limits
+    weak var handler: RequestHandling?
+    private var sessions: [Int32: ClientSession] = [:]
+    private var nextSessionID = 1
+    private let stuckTimer: Timer
+    private var stuckTimerArmed = false
+    private let clock = ContinuousClock()
+
+    init(loop: EventLoop, listener: UnixListener, limits: Limits, log: Log) throws(SystemCallError) {
+        self.loop = loop
+        self.listener = listener
+        self.limits = limits
+        self.log = log
+        stuckTimer = try Timer()
+        try loop.register(listener.descriptor) { [unowned self] _ in self.acceptPending() }
+        try loop.register(stuckTimer.descriptor) { [unowned self] _ in
+            _ = self.stuckTimer.acknowledge()
+            self.disconnectStuckClients()
+        }
+    }
+
+    var clientCount: Int { sessions.count }
+
+    /// Closes every client and the listening socket (removing its file).
+    func shutdown() {
+        for session in Array(sessions.values) { drop(session, reason: nil) }
+        loop.unregister(listener.descriptor)
+        listener.shutdown()
+    }
+
+    // MARK: Accepting
+
+    private func acceptPending() {
+        while true {
+            let connection: UnixConnection?
+            do {
+                connection = try listener.accept()
+            } catch {
+                // EMFILE and friends: log and retry on the next readiness, never exit.
+                log.error("accepting a client failed: \(error)")
+                return
+            }
+            guard let connection else { return }
+            let credentials = try? connection.peerCredentials()
+            if sessions.count >= limits.maxClients {
+                let failure = WireProtocol.Failure(code: .tooManyClients, message: "the daemon serves at most \(limits.maxClients) clients; try again later")
+                _ = (WireProtocol.reply(failure).compactText + "\n").utf8.withContiguousStorageIfAvailable { try? connection.send(UnsafeRawBufferPointer($0)) }
+                log.warning("refused a client (pid \(credentials.map { String($0.pid) } ?? "?")): \(limits.maxClients) clients already connected")
+                connection.close()
+                continue
+            }
+            let session = ClientSession(id: nextSessionID, connection: connection, credentials: credentials)
+            nextSessionID += 1
+            do {
+                try loop.register(connection.descriptor) { [unowned self, unowned session] readiness in
+                    self.service(session, readiness)
+                }
+            } catch {
+                log.error("cannot watch a new client: \(error)")
+                connection.close()
+                continue
+            }
+            sessions[connection.descriptor.rawValue] = session
+            log.debug("client \(session.id) connected (pid \(credentials.map { String($0.pid) } ?? "?"), uid \(credentials.map { String($0.uid) } ?? "?"))")
+        }
+    }
+
+    // MARK: Reading
+
+    private func service(_ session: ClientSession, _ readiness: EventLoop.Readiness) {
+        if readiness.writable { flush(session) }
+        guard sessions[session.connection.descriptor.rawValue] === session else { return }
+        if readiness.readable || readiness.closed { readAvailable(session) }
+    }
+
+    private func readAvailable(_ session: ClientSession) {
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while !session.closeAfterFlush {
+            let count: Int?
+            do {
+                count = try chunk.withUnsafeMutableBytes { try session.connection.receive(into: $0) }
+            } catch {
+                drop(session, reason: "read failed: \(error)")
+                return
+            }
+            guard let count else { return }  // drained
+            if count == 0 {
+                drop(session, reason: nil)  // client closed
+                return
+            }
+            session.input.append(contentsOf: chunk[..<count])
+            processLines(session)
+        }
+    }
+
+    private func processLines(_ session: ClientSession) {
+        var start = session.input.startIndex
+        while let newline = session.input[start...].firstIndex(of: UInt8(ascii: "\n")) {
+            var line = session.input[start..<newline]
+            if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
+            start = newline + 1
+            if !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { handleLine(line, session) }
+            if session.closeAfterFlush { break }
+        }
+        session.input.removeSubrange(..<start)
+        if session.input.count > WireProtocol.maximumLineBytes && !session.closeAfterFlush {
+            // No newline within the limit: the stream cannot be resynchronised. Say why, then close.
+            let failure = WireProtocol.Failure(code: .tooLarge, message: "request line longer than \(WireProtocol.maximumLineBytes) bytes; closing the connection")
+            send(WireProtocol.reply(failure), to: session)
+            session.input.removeAll()
+            session.closeAfterFlush = true
+            log.warning("client \(session.id): request line over \(WireProtocol.maximumLineBytes) bytes; disconnecting")
+            flush(session)
+        }
+    }
+
+    private func handleLine(_ line: ArraySlice<UInt8>, _ session: ClientSession) {
+        switch WireProtocol.parseRequest(line) {
+        case let .failure(failure):
+            send(WireProtocol.reply(failure), to: session)
+        case let .success(request):
+            var newTopics: Set<Topic> = []
+            switch dispatch(request, session, newTopics: &newTopics) {
+            case let .success(result): send(WireProtocol.reply(id: request.id, result: result), to: session)
+            case let .failure(failure): send(WireProtocol.reply(failure), to: session)
+            }
+            // A new subscriber gets each topic's current value at once, then every change.
+            if !newTopics.isEmpty { sendCurrentValues(of: newTopics, to: session) }
+        }
+    }
+
+    private func dispatch(_ request: WireProtocol.Request, _ session: ClientSession, newTopics: inout Set<Topic>) -> Result<JSONValue, WireProtocol.Failure> {
+        switch request.method {
+        case "subscribe", "unsubscribe":
+            guard let topics = Self.topics(request) else {
+                return .failure(WireProtocol.Failure(id: request.id, code: .invalidParams, message: "params.topics: expected an array of topic names (\(Topic.allCases.map(\.rawValue).joined(separator: ", ")))"))
+            }
+            if request.method == "subscribe" {
+                newTopics = topics.subtracting(session.subscriptions)
+                session.subscriptions.formUnion(topics)
+            } else {
+                session.subscriptions.subtract(topics)
+            }
+            return .success(.object([
+                ("topics", .array(session.subscriptions.sorted().map { .string($0.rawValue) })),
+                ("seq", .int(handler?.currentSeq ?? 0)),
+            ]))
+        default:
+            guard let handler else {
+                return .failure(WireProtocol.Failure(id: request.id, code: .unavailable, message: "the daemon is shutting down"))
+            }
+            return handler.handle(request, from: session)
+        }
+    }
+
+    /// `{"topics": ["directions", ...]}`; nil when malformed or naming an unknown topic.
+    static func topics(_ request: WireProtocol.Request) -> Set<Topic>? {
+        guard case let .array(names)? = request.params["topics"], !names.isEmpty else { return nil }
+        var topics: Set<Topic> = []
+        for name in names {
+            guard let text = name.stringValue, let topic = Topic(rawValue: text) else { return nil }
+            topics.insert(topic)
+        }
+        return topics
+    }
+
+    private func sendCurrentValues(of topics: Set<Topic>, to session: ClientSession) {
+        guard let handler, sessions[session.connection.descriptor.rawValue] === session else { return }
+        for topic in topics.sorted() {
+            let line = WireProtocol.event(topic, seq: handler.currentSeq, data: handler.currentValue(of: topic))
+            session.enqueueEvent(topic, seq: handler.currentSeq, line: Array((line.compactText + "\n").utf8), now: clock.now)
+        }
+        flush(session)
+    }
+
+    // MARK: Writing
+
+    private func send(_ value: JSONValue, to session: ClientSession) {
+        session.enqueueReply(Array((value.compactText + "\n").utf8), now: clock.now)
+        if session.pendingBytes > ClientSession.hardLimit {
+            drop(session, reason: "more than \(ClientSession.hardLimit) bytes of replies unread")
+            return
+        }
+        flush(session)
+    }
+
+    /// Sends one event to every subscriber of its topic. The line is encoded once and shared.
+    func publish(_ topic: Topic, seq: Int, data: JSONValue) {
+        let line = Array((WireProtocol.event(topic, seq: seq, data: data).compactText + "\n").utf8)
+        let now = clock.now
+        for session in Array(sessions.values) where session.subscriptions.contains(topic) {
+            session.enqueueEvent(topic, seq: seq, line: line, now: now)
+            flush(session)
+        }
+    }
+
+    private func flush(_ session: ClientSession) {
+        switch session.flush(now: clock.now) {
+        case .drained:
+            if session.closeAfterFlush {
+                drop(session, reason: nil)
+                return
+            }
+            setWritableInterest(session, false)
+        case .pending:
+            setWritableInterest(session, true)
+            armStuckTimer()
+        case let .failed(error):
+            drop(session, reason: error.errno == .brokenPipe || error.errno == .connectionReset ? nil : "write failed: \(error)")
+        }
+    }
+
+    private func setWritableInterest(_ session: ClientSession, _ writable: Bool) {
+        guard session.watchingWritable != writable else { return }
+        session.watchingWritable = writable
+        loop.modify(session.connection.descriptor, interest: writable ? [.readable, .writable] : .readable)
+    }
+
+    // MARK: Stuck clients
+
+    /// The timer runs only while some client has unsent output, so an idle daemon never wakes.
+    private func armStuckTimer() {
+        guard !stuckTimerArmed else { return }
+        stuckTimerArmed = true
+        let period = min(limits.stuckTimeout, .seconds(5))
+        try? stuckTimer.schedule(after: period, repeating: period)
+    }
+
+    private func disconnectStuckClients() {
+        let now = clock.now
+        var anyPending = false
+        for session in Array(sessions.values) {
+            guard let since = session.waitingSince else { continue }
+            if now - since > limits.stuckTimeout {
+                drop(session, reason: "stopped reading for more than \(limits.stuckTimeout) with \(session.pendingBytes) bytes unsent")
+            } else {
+                anyPending = true
+            }
+        }
+        if !anyPending {
+            stuckTimer.cancel()
+            stuckTimerArmed = false
+        }
+    }
+
+    private func drop(_ session: ClientSession, reason: String?) {
+        let fd = session.connection.descriptor.rawValue
+        guard sessions[fd] === session else { return }
+        sessions[fd] = nil
+        loop.unregister(session.connection.descriptor)
+        session.connection.close()
+        if let reason {
+            let pid = session.credentials.map { String($0.pid) } ?? "?"
+            log.warning("client \(session.id) (pid \(pid)) disconnected: \(reason)")
+        } else {
+            log.debug("client \(session.id) disconnected")
+        }
+    }
+}

@@ -1,0 +1,205 @@
+import FoldcamCore
+import FoldcamIO
+import FoldcamPlatform
+
+/// The daemon's state on the event loop: the decision engine, the camera descriptors, the
+/// event sequence, and the requests that read and change them.
+final class Daemon: RequestHandling {
+    enum Mode: String { case simulate, hardware }
+
+    let mode: Mode
+    private(set) var engine: FoldEngine
+    private(set) var descriptors: [CameraDescriptor]
+    private(set) var seq = 0
+    private var published: [Topic: JSONValue] = [:]
+    var authorizer: Authorizer
+    let log: Log
+    weak var server: ControlServer?
+    /// Called after every applied input that changed something (the simulator prints these).
+    var onChange: ((FoldState, StateChange) -> Void)?
+    /// Called when a client takes over the simulated hinge (stops the demo sweep).
+    var onManualHinge: (() -> Void)?
+    var sweepControl: ((Bool) -> Bool)?
+
+    static let version = "0.1.0"
+
+    init(mode: Mode, rig: Rig, authorizer: Authorizer, log: Log) {
+        self.mode = mode
+        engine = FoldEngine(rig: rig)
+        descriptors = CameraDescriptor.simulated(rig)
+        self.authorizer = authorizer
+        self.log = log
+        for topic in Topic.allCases { published[topic] = currentValue(of: topic) }
+    }
+
+    var rig: Rig { engine.rig }
+    var currentSeq: Int { seq }
+    var readiness: Readiness { Readiness.derived(from: engine.state) }
+
+    func currentValue(of topic: Topic) -> JSONValue {
+        TopicValues.value(topic, state: engine.state, rig: rig, plan: engine.plan, devices: descriptors, readiness: readiness)
+    }
+
+    /// Applies one input and publishes every topic whose value changed.
+    func apply(_ event: InputEvent) {
+        let update = engine.apply(event)
+        for warning in update.warnings { log.warning(warning) }
+        guard !update.change.isEmpty else { return }
+        publish(candidates: Self.topics(for: update.change))
+        onChange?(update.state, update.change)
+    }
+
+    /// Topics a change may affect; each is compared with what was last sent before publishing.
+    static func topics(for change: StateChange) -> [Topic] {
+        var topics: [Topic] = []
+        if !change.displays.isEmpty || change.viewedDisplay { topics.append(.directions) }
+        if change.hinges || change.posture || change.viewedDisplay { topics.append(.posture) }
+        if !change.cameras.isEmpty { topics.append(.devices) }
+        if change.virtualCameraSource { topics.append(.virtualCamera) }
+        if change.virtualCameraSource || !change.cameras.isEmpty || !change.displays.isEmpty { topics.append(.readiness) }
+        return topics
+    }
+
+    private func publish(candidates: [Topic]) {
+        for topic in candidates {
+            let value = currentValue(of: topic)
+            guard published[topic] != value else { continue }
+            published[topic] = value
+            seq += 1
+            server?.publish(topic, seq: seq, data: value)
+        }
+    }
+
+    /// Replaces the rig (SIGHUP reload), carrying over pinning and screen rotations by id.
+    func replaceRig(_ newRig: Rig) {
+        let old = engine
+        engine = FoldEngine(rig: newRig)
+        descriptors = CameraDescriptor.simulated(newRig)
+        for (index, display) in old.rig.displays.enumerated() {
+            if let newIndex = newRig.displayIndex(display.id), old.state.screenRotations[index] != 0 {
+                _ = engine.apply(.screenRotation(display: newIndex, degrees: old.state.screenRotations[index]))
+            }
+        }
+        if let pinned = old.state.pinnedDisplay, let newIndex = newRig.displayIndex(old.rig.displays[pinned].id) {
+            _ = engine.apply(.pinView(display: newIndex))
+        }
+        for (index, hinge) in old.rig.hinges.enumerated() {
+            if let newIndex = newRig.hingeIndex(hinge.id), old.state.hingeSources[index] != .initial {
+                _ = engine.apply(.hingeAngle(hinge: newIndex, degrees: old.state.hingeAngles[index]))
+            }
+        }
+        publish(candidates: Topic.allCases)
+        onChange?(engine.state, StateChange(from: old.state, to: engine.state))
+    }
+
+    // MARK: Requests
+
+    static let readMethods = ["hello", "devices", "state", "directions"]
+    static let changeMethods = ["pinView", "unpinView", "setScreenRotation"]
+    static let simulateMethods = [
+        "simulate.hinge", "simulate.switch", "simulate.gravity", "simulate.accelerometer", "simulate.plug",
+        "simulate.unplug", "simulate.busy", "simulate.sweep",
+    ]
+
+    func handle(_ request: WireProtocol.Request, from session: ClientSession) -> Result<JSONValue, WireProtocol.Failure> {
+        let params = Params(request: request)
+        let isChange = Self.changeMethods.contains(request.method) || request.method.hasPrefix("simulate.")
+        if isChange && !authorizer.mayChange(session.credentials) {
+            let who = session.credentials.map { "uid \($0.uid), pid \($0.pid)" } ?? "unknown peer"
+            log.warning("denied \(request.method) to client \(session.id) (\(who)): only \(authorizer.rule) may change state")
+            return .failure(WireProtocol.Failure(id: request.id, code: .forbidden, message: "\(request.method) changes state; only \(authorizer.rule) may do that"))
+        }
+        do {
+            return .success(try route(request, params))
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    private func route(_ request: WireProtocol.Request, _ params: Params) throws(WireProtocol.Failure) -> JSONValue {
+        switch request.method {
+        case "hello":
+            return .object([
+                ("protocol", .int(WireProtocol.version)), ("daemon", .string(Self.version)), ("rig", .string(rig.id)),
+                ("mode", .string(mode.rawValue)), ("topics", .array(Topic.allCases.map { .string($0.rawValue) })),
+                ("methods", .array((Self.readMethods + ["subscribe", "unsubscribe"] + Self.changeMethods + (mode == .simulate ? Self.simulateMethods : [])).map { .string($0) })),
+            ])
+        case "devices":
+            return currentValue(of: .devices)
+        case "state":
+            guard case var .object(members) = StateEncoder.encode(engine.state, rig: rig, plan: engine.plan) else { return .null }
+            members.insert(("rig", .string(rig.id)), at: 0)
+            members.append(("readiness", readiness.json))
+            members.append(("seq", .int(seq)))
+            return .object(members)
+        case "directions":
+            if let displayID = try params.optionalString("display") {
+                guard let display = rig.displayIndex(displayID) else {
+                    throw params.failure("params.display: unknown display \"\(displayID)\" (displays: \(rig.displays.map(\.id).joined(separator: ", ")))")
+                }
+                guard case var .object(members) = StateEncoder.display(display, engine.state, rig: rig) else { return .null }
+                members.insert(("display", .string(displayID)), at: 0)
+                members.insert(("viewed", .bool(engine.state.viewedDisplay == display)), at: 1)
+                return .object(members)
+            }
+            return currentValue(of: .directions)
+        case "pinView":
+            apply(.pinView(display: try params.id("display", in: rig.displays.map(\.id), kind: "display")))
+            return currentValue(of: .posture)
+        case "unpinView":
+            apply(.pinView(display: nil))
+            return currentValue(of: .posture)
+        case "setScreenRotation":
+            let display = try params.id("display", in: rig.displays.map(\.id), kind: "display")
+            let degrees = try params.number("rotation")
+            guard [0, 90, 180, 270].contains(degrees) else { throw params.failure("params.rotation: \(degrees) is not one of 0, 90, 180, 270") }
+            apply(.screenRotation(display: display, degrees: Int(degrees)))
+            return StateEncoder.display(display, engine.state, rig: rig)
+        default:
+            if request.method.hasPrefix("simulate.") { return try simulate(request, params) }
+            throw WireProtocol.Failure(id: request.id, code: .unknownMethod, message: "unknown method \"\(request.method)\" (see \"hello\" for the list)")
+        }
+    }
+
+    private func simulate(_ request: WireProtocol.Request, _ params: Params) throws(WireProtocol.Failure) -> JSONValue {
+        guard mode == .simulate else {
+            throw WireProtocol.Failure(id: request.id, code: .unavailable, message: "\(request.method) works only when the daemon runs with --simulate")
+        }
+        let cameraIDs = rig.cameras.map(\.id)
+        switch request.method {
+        case "simulate.hinge":
+            let hinge = try params.id("hinge", in: rig.hinges.map(\.id), kind: "hinge")
+            let angle = try params.number("angle")
+            guard rig.hinges[hinge].contains(angle) else {
+                throw params.failure("params.angle: \(angle) is outside hinge \(rig.hinges[hinge].id)'s range [\(rig.hinges[hinge].minimum), \(rig.hinges[hinge].maximum)]")
+            }
+            onManualHinge?()
+            apply(.hingeAngle(hinge: hinge, degrees: angle))
+        case "simulate.switch":
+            let name = try params.string("switch")
+            let state = try params.string("state")
+            switch (name, state) {
+            case ("lid", "closed"), ("lid", "open"): apply(.lidSwitch(closed: state == "closed"))
+            case ("tabletMode", "on"), ("tabletMode", "off"): apply(.tabletModeSwitch(on: state == "on"))
+            default: throw params.failure("params: expected switch \"lid\" with state open|closed, or \"tabletMode\" with state on|off")
+            }
+        case "simulate.gravity":
+            apply(.gravity(try params.vector("vector")))
+        case "simulate.accelerometer":
+            let sensor = try params.id("accelerometer", in: rig.accelerometers.map(\.id), kind: "accelerometer")
+            apply(.accelerometer(sensor: sensor, reading: try params.vector("reading")))
+        case "simulate.plug":
+            apply(.cameraPlugged(camera: try params.id("camera", in: cameraIDs, kind: "camera")))
+        case "simulate.unplug":
+            apply(.cameraUnplugged(camera: try params.id("camera", in: cameraIDs, kind: "camera")))
+        case "simulate.busy":
+            apply(.cameraBusy(camera: try params.id("camera", in: cameraIDs, kind: "camera"), busy: try params.bool("busy")))
+        case "simulate.sweep":
+            let running = try params.bool("running")
+            guard let sweepControl, sweepControl(running) else { throw params.failure("this rig has no hinge to sweep") }
+        default:
+            throw WireProtocol.Failure(id: request.id, code: .unknownMethod, message: "unknown method \"\(request.method)\" (simulate methods: \(Self.simulateMethods.joined(separator: ", ")))")
+        }
+        return currentValue(of: .posture)
+    }
+}

@@ -1,0 +1,203 @@
+import FoldcamCore
+import FoldcamIO
+import FoldcamPlatform
+import Glibc
+
+/// How foldcamd was asked to run.
+public struct DaemonOptions: Sendable {
+    public var simulate = false
+    /// A rig id or path given on the command line (overrides the config file's).
+    public var rig: String?
+    /// The config file; nil means the default, which may be absent.
+    public var configPath: String?
+    public var socketPath: String?
+    public var sweep = false
+    public var sweepCycles: Int?
+    public var stepMilliseconds = 150
+    public var printDecisions = true
+    /// Stop when the sweep's cycles are done (for demos and tests).
+    public var exitAfterSweep = false
+
+    public static let defaultConfigPath = "/etc/foldcam/foldcam.json"
+
+    public init() {}
+}
+
+/// Sets up the event loop, socket, signals and systemd notification, then serves until
+/// SIGTERM/SIGINT. Returns the process exit code.
+public final class DaemonRunner {
+    private let options: DaemonOptions
+    private var log: Log
+    private let environment: [String: String]
+    private var config = DaemonConfig()
+
+    public init(options: DaemonOptions, environment: [String: String]) {
+        self.options = options
+        self.environment = environment
+        log = Log()
+    }
+
+    /// Loads and validates config and rig (also what `--check-config` runs).
+    public static func loadConfiguration(_ options: DaemonOptions) throws -> (DaemonConfig, Rig) {
+        var config = DaemonConfig()
+        let path = options.configPath ?? DaemonOptions.defaultConfigPath
+        let explicit = options.configPath != nil
+        if explicit || (options.rig == nil && !options.simulate && FileManagerShim.exists(path)) {
+            let text = try RigLoader.readText(path, what: "config file")
+            do {
+                config = try DaemonConfig.decode(json: text)
+            } catch {
+                throw RigLoader.LoadError(description: "config file \(path) is invalid:\n" + error.errors.map { "  \($0)" }.joined(separator: "\n"))
+            }
+        }
+        if let rig = options.rig { config.rig = rig }
+        return (config, try RigLoader.load(config.rig))
+    }
+
+    public func run() -> Int32 {
+        SignalSource.ignoreBrokenPipe()
+        do {
+            return try serve()
+        } catch {
+            log.error("\(error)")
+            return 1
+        }
+    }
+
+    private func serve() throws -> Int32 {
+        // Signals first, before any thread exists, so all threads inherit the blocked mask.
+        let signals = try SignalSource([SIGTERM, SIGINT, SIGHUP])
+        let rig: Rig
+        (config, rig) = try Self.loadConfiguration(options)
+        log.threshold = Self.priority(config.logLevel)
+        guard options.simulate else {
+            log.error("hardware mode (cameras through libudev/V4L2, hinge sensors through IIO/libinput) is not available in this build yet; run with --simulate")
+            return 2
+        }
+
+        let loop = try EventLoop()
+        let listener = try makeListener()
+        let server = try ControlServer(loop: loop, listener: listener, limits: limits(config), log: log)
+        let daemon = Daemon(mode: .simulate, rig: rig, authorizer: authorizer(config), log: log)
+        server.handler = daemon
+        daemon.server = server
+        let printer = DecisionPrinter()
+        if options.printDecisions {
+            printer.print(daemon.engine.state, rig: daemon.rig, plan: daemon.engine.plan)
+            daemon.onChange = { state, change in
+                if DecisionPrinter.isNoticeable(change) { printer.print(state, rig: daemon.rig, plan: daemon.engine.plan) }
+            }
+        }
+
+        let sweep = try SweepDriver(loop: loop, rig: rig, interval: .milliseconds(max(1, options.stepMilliseconds)), cycles: options.sweepCycles) { [unowned daemon] angles in
+            for (hinge, angle) in angles.enumerated() where hinge < daemon.rig.hinges.count {
+                daemon.apply(.hingeAngle(hinge: hinge, degrees: angle))
+            }
+        }
+        daemon.onManualHinge = { [unowned sweep] in
+            if sweep.running {
+                sweep.set(running: false)
+            }
+        }
+        daemon.sweepControl = { [unowned sweep] running in sweep.set(running: running) }
+        if options.exitAfterSweep { sweep.onFinished = { loop.stop() } }
+        if options.sweep && !sweep.set(running: true) { log.notice("rig \(rig.id) has no hinges: nothing to sweep") }
+
+        let notifier = SystemdNotifier(environment: environment)
+        var watchdogTimer: Timer?
+        if let interval = notifier.watchdogInterval {
+            let timer = try Timer()
+            try timer.schedule(after: interval, repeating: interval)
+            try loop.register(timer.descriptor) { _ in
+                _ = timer.acknowledge()
+                notifier.notify("WATCHDOG=1")
+            }
+            watchdogTimer = timer
+        }
+
+        var exitCode: Int32 = 0
+        try loop.register(signals.descriptor) { [unowned self] _ in
+            for signal in signals.pending() {
+                switch signal {
+                case SIGHUP:
+                    self.reload(daemon: daemon, server: server, notifier: notifier)
+                default:
+                    self.log.notice("received \(signal == SIGTERM ? "SIGTERM" : "SIGINT"); stopping")
+                    notifier.notify("STOPPING=1")
+                    exitCode = 0
+                    loop.stop()
+                }
+            }
+        }
+
+        let socketDescription = listener.ownedPath ?? "the socket passed by systemd"
+        log.info("foldcamd \(Daemon.version) serving \(socketDescription): rig \(rig.id), \(daemon.mode.rawValue) mode, \(rig.cameras.count) cameras")
+        notifier.notify("READY=1\nSTATUS=serving \(socketDescription), rig \(rig.id) (\(daemon.mode.rawValue))")
+        try loop.run()
+
+        sweep.set(running: false)
+        watchdogTimer?.cancel()
+        server.shutdown()
+        log.info("foldcamd stopped")
+        return exitCode
+    }
+
+    private func makeListener() throws -> UnixListener {
+        if options.socketPath == nil && environment["FOLDCAM_SOCKET"] == nil,
+           let activated = SocketActivation.listeningDescriptors(environment: environment).first {
+            return try UnixListener(activated: activated)
+        }
+        let path = options.socketPath ?? SocketLocation.daemonPath(environment: environment)
+        try SocketLocation.prepareDirectory(for: path)
+        do {
+            return try UnixListener(path: path)
+        } catch {
+            throw RigLoader.LoadError(description: "cannot listen on \(path): \(error)\n(set FOLDCAM_SOCKET or --socket to use another path)")
+        }
+    }
+
+    private func limits(_ config: DaemonConfig) -> ControlServer.Limits {
+        ControlServer.Limits(maxClients: config.maxClients, stuckTimeout: .seconds(config.clientStuckSeconds))
+    }
+
+    private func authorizer(_ config: DaemonConfig) -> Authorizer {
+        var authorizer = Authorizer(daemonUID: GroupLookup.currentUserID, groupID: nil, groupName: config.group)
+        if let group = config.group {
+            authorizer.groupID = GroupLookup.id(named: group)
+            if authorizer.groupID == nil { log.warning("group \"\(group)\" does not exist; only root and the daemon's user may change state") }
+        }
+        return authorizer
+    }
+
+    /// SIGHUP: re-read config and rig; on any error keep everything as it is. Clients stay.
+    private func reload(daemon: Daemon, server: ControlServer, notifier: SystemdNotifier) {
+        notifier.notify("RELOADING=1")
+        defer { notifier.notify("READY=1") }
+        do {
+            let (newConfig, newRig) = try Self.loadConfiguration(options)
+            config = newConfig
+            log.threshold = Self.priority(newConfig.logLevel)
+            server.limits = limits(newConfig)
+            daemon.authorizer = authorizer(newConfig)
+            daemon.replaceRig(newRig)
+            log.notice("reloaded: rig \(newRig.id)")
+            notifier.notify("STATUS=reloaded, rig \(newRig.id)")
+        } catch {
+            log.error("reload rejected, keeping the running configuration: \(error)")
+        }
+    }
+
+    static func priority(_ level: String) -> Log.Priority {
+        switch level {
+        case "error": return .error
+        case "warning": return .warning
+        case "notice": return .notice
+        case "debug": return .debug
+        default: return .info
+        }
+    }
+}
+
+enum FileManagerShim {
+    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+}

@@ -1,0 +1,23 @@
+import FoldcamCore
+import FoldcamRender
+import Foundation
+
+/// Prints each decision a person would notice (posture, directions, viewed display, virtual
+/// camera source) as readable lines on stdout: the simulator's running commentary.
+struct DecisionPrinter {
+    let start = ContinuousClock.now
+
+    func print(_ state: FoldState, rig: Rig, plan: VirtualCameraPlan) {
+        let elapsed = ContinuousClock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        let stamp = String(format: "[%7.2fs] ", seconds)
+        let lines = StateText.describe(state, rig: rig, plan: plan)
+        var text = stamp + lines[0] + "\n"
+        for line in lines.dropFirst() { text += String(repeating: " ", count: stamp.count) + line + "\n" }
+        FileHandle.standardOutput.write(Data(text.utf8))
+    }
+
+    static func isNoticeable(_ change: StateChange) -> Bool {
+        change.posture || !change.displays.isEmpty || change.virtualCameraSource || change.viewedDisplay || !change.cameras.isEmpty
+    }
+}

@@ -1,0 +1,51 @@
+import FoldcamCore
+
+/// Typed access to a request's params, failing with `invalidParams` naming the member.
+struct Params {
+    let request: WireProtocol.Request
+
+    func failure(_ message: String) -> WireProtocol.Failure {
+        WireProtocol.Failure(id: request.id, code: .invalidParams, message: message)
+    }
+
+    func string(_ key: String) throws(WireProtocol.Failure) -> String {
+        guard let value = request.params[key] else { throw failure("params.\(key): missing") }
+        guard let text = value.stringValue else { throw failure("params.\(key): expected a string, found \(value.kindDescription)") }
+        return text
+    }
+
+    func optionalString(_ key: String) throws(WireProtocol.Failure) -> String? {
+        guard let value = request.params[key], value != .null else { return nil }
+        guard let text = value.stringValue else { throw failure("params.\(key): expected a string, found \(value.kindDescription)") }
+        return text
+    }
+
+    func number(_ key: String) throws(WireProtocol.Failure) -> Double {
+        guard let value = request.params[key] else { throw failure("params.\(key): missing") }
+        guard let number = value.numberValue else { throw failure("params.\(key): expected a number, found \(value.kindDescription)") }
+        return number
+    }
+
+    func bool(_ key: String) throws(WireProtocol.Failure) -> Bool {
+        guard let value = request.params[key] else { throw failure("params.\(key): missing") }
+        guard case let .bool(flag) = value else { throw failure("params.\(key): expected true or false, found \(value.kindDescription)") }
+        return flag
+    }
+
+    func vector(_ key: String) throws(WireProtocol.Failure) -> Vector3 {
+        guard case let .array(items)? = request.params[key], items.count == 3,
+              let x = items[0].numberValue, let y = items[1].numberValue, let z = items[2].numberValue else {
+            throw failure("params.\(key): expected [x, y, z]")
+        }
+        return Vector3(x, y, z)
+    }
+
+    /// An id that must name one of `ids` (the message lists them).
+    func id(_ key: String, in ids: [String], kind: String) throws(WireProtocol.Failure) -> Int {
+        let text = try string(key)
+        guard let index = ids.firstIndex(of: text) else {
+            throw failure("params.\(key): unknown \(kind) \"\(text)\" (\(kind)s: \(ids.joined(separator: ", ")))")
+        }
+        return index
+    }
+}

@@ -1,0 +1,59 @@
+import CLinuxShims
+import Glibc
+
+/// A listening Unix stream socket.
+public final class UnixListener {
+    public let descriptor: FileDescriptor
+    /// The path to remove on shutdown; nil when systemd owns the socket (activation).
+    public let ownedPath: String?
+
+    /// Binds `path`. A socket file left by a dead daemon is replaced; one that something still
+    /// listens on is not (another foldcamd is running).
+    public init(path: String, mode: mode_t = 0o666, backlog: Int32 = 128) throws(SystemCallError) {
+        let address = try UnixSocketAddress(path)
+        try Self.removeStaleSocket(path)
+        let fd = FileDescriptor(owning: try Syscall.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue)))
+        // Create with the final mode at once so no client ever sees a wider one.
+        let previousMask = umask(~mode & 0o777)
+        defer { umask(previousMask) }
+        try address.withSockaddr { (pointer, length) throws(SystemCallError) in try Syscall.bind(fd.rawValue, pointer, length) }
+        try Syscall.listen(fd.rawValue, backlog: backlog)
+        descriptor = fd
+        ownedPath = path
+    }
+
+    /// Adopts a socket passed by systemd socket activation.
+    public init(activated fd: Int32) throws(SystemCallError) {
+        descriptor = FileDescriptor(owning: fd)
+        try descriptor.setNonBlocking()
+        ownedPath = nil
+    }
+
+    static func removeStaleSocket(_ path: String) throws(SystemCallError) {
+        var status = stat()
+        guard lstat(path, &status) == 0 else { return }  // nothing there
+        guard status.st_mode & S_IFMT == S_IFSOCK else {
+            throw SystemCallError("\(path) exists and is not a socket; remove it or choose another path", Errno(rawValue: EEXIST))
+        }
+        if (try? UnixConnection.connect(path: path)) != nil {
+            throw SystemCallError("\(path): another process is listening (is foldcamd already running?)", .addressInUse)
+        }
+        try Syscall.unlink(path)
+    }
+
+    /// The next pending connection, or nil when none is waiting.
+    public func accept() throws(SystemCallError) -> UnixConnection? {
+        do {
+            return UnixConnection(FileDescriptor(owning: try Syscall.accept(descriptor.rawValue)))
+        } catch {
+            if error.errno == .wouldBlock { return nil }
+            throw error
+        }
+    }
+
+    /// Closes the socket and removes its file (only one we created).
+    public func shutdown() {
+        descriptor.close()
+        if let ownedPath { try? Syscall.unlink(ownedPath) }
+    }
+}
