@@ -14,9 +14,48 @@ public struct CameraDescriptor: Sendable, Equatable {
     public var node: String?
     public var modes: [CameraMode]
     public var sensorRotation: Int
+    /// Why a real device was classified as it was (nil for simulated cameras).
+    public var provenance: Provenance?
+
+    /// How the device layer arrived at a real camera's fields: what `foldcamd --probe` and the
+    /// `devices` topic show, like `libinput list-devices` does.
+    public struct Provenance: Sendable, Equatable {
+        /// How the rig camera was matched, e.g. "udev FOLDCAM_CAMERA=inner-front (rule on ID_PATH)";
+        /// nil when the device matched no rig camera.
+        public var matchedBy: String?
+        /// Where `position` came from: "udev FOLDCAM_POSITION", "V4L2_CID_CAMERA_ORIENTATION", ...
+        public var positionSource: String
+        /// Where `sensorRotation` came from: "udev FOLDCAM_SENSOR_ROTATION", "V4L2_CID_CAMERA_SENSOR_ROTATION", ...
+        public var rotationSource: String
+        /// Image controls the device has, of "hflip", "vflip", "rotate".
+        public var controls: [String]
+        /// The V4L2 driver and bus, for people reading the probe.
+        public var driver: String
+        public var busInfo: String
+
+        public init(matchedBy: String?, positionSource: String, rotationSource: String, controls: [String], driver: String, busInfo: String) {
+            self.matchedBy = matchedBy
+            self.positionSource = positionSource
+            self.rotationSource = rotationSource
+            self.controls = controls
+            self.driver = driver
+            self.busInfo = busInfo
+        }
+
+        public var json: JSONValue {
+            .object([
+                ("matchedBy", matchedBy.map { .string($0) } ?? .null),
+                ("positionSource", .string(positionSource)),
+                ("rotationSource", .string(rotationSource)),
+                ("controls", .array(controls.map { .string($0) })),
+                ("driver", .string(driver)),
+                ("busInfo", .string(busInfo)),
+            ])
+        }
+    }
 
     public init(uniqueID: String, localizedName: String, deviceType: String, mediaTypes: [String], position: String,
-                rigCamera: String?, node: String?, modes: [CameraMode], sensorRotation: Int) {
+                rigCamera: String?, node: String?, modes: [CameraMode], sensorRotation: Int, provenance: Provenance? = nil) {
         self.uniqueID = uniqueID
         self.localizedName = localizedName
         self.deviceType = deviceType
@@ -26,6 +65,7 @@ public struct CameraDescriptor: Sendable, Equatable {
         self.node = node
         self.modes = modes
         self.sensorRotation = sensorRotation
+        self.provenance = provenance
     }
 
     /// Simulated cameras: one per rig camera, described by the rig.
@@ -39,7 +79,7 @@ public struct CameraDescriptor: Sendable, Equatable {
     }
 
     public var json: JSONValue {
-        .object([
+        var members: [(String, JSONValue)] = [
             ("uniqueID", .string(uniqueID)),
             ("localizedName", .string(localizedName)),
             ("deviceType", .string(deviceType)),
@@ -49,6 +89,9 @@ public struct CameraDescriptor: Sendable, Equatable {
             ("node", node.map { .string($0) } ?? .null),
             ("sensorRotation", .int(sensorRotation)),
             ("formats", .array(modes.map(StateEncoder.format))),
-        ])
+        ]
+        // Only real devices carry it, so simulated descriptors keep their exact shape.
+        if let provenance { members.append(("classification", provenance.json)) }
+        return .object(members)
     }
 }

@@ -9,6 +9,14 @@ public struct DaemonConfig: Sendable, Equatable {
     /// A client whose unread output has not moved for this long is disconnected.
     public var clientStuckSeconds: Int = 30
     public var logLevel: String = "info"
+    /// The libinput seat whose switches (SW_LID, SW_TABLET_MODE) are read.
+    public var seat: String = "seat0"
+    /// The card label of the daemon's own v4l2loopback device: never inventoried as a camera.
+    public var loopbackLabel: String = "foldcam"
+    /// The loopback's node, when it is fixed (e.g. "/dev/video20"); also never inventoried.
+    public var loopbackDevice: String?
+    /// Polling interval for IIO sensors without a buffer (bounded: 10 to 1000 ms).
+    public var sensorPollMilliseconds: Int = 50
 
     public init() {}
 
@@ -25,7 +33,7 @@ public struct DaemonConfig: Sendable, Equatable {
         let root = JSONCursor(value: value, path: "", collector: collector)
         var config = DaemonConfig()
         if root.isObject() {
-            root.checkKeys(["rig", "group", "maxClients", "clientStuckSeconds", "logLevel"])
+            root.checkKeys(["rig", "group", "maxClients", "clientStuckSeconds", "logLevel", "seat", "loopbackLabel", "loopbackDevice", "sensorPollMilliseconds"])
             if let rig = root.field("rig")?.string() {
                 if rig.isEmpty { collector.add("rig", "must not be empty (a preset id or a path)") } else { config.rig = rig }
             }
@@ -38,6 +46,16 @@ public struct DaemonConfig: Sendable, Equatable {
             }
             if let cursor = root.field("logLevel"), let level = cursor.string() {
                 if logLevels.contains(level) { config.logLevel = level } else { collector.add(cursor.path, "unknown level \"\(level)\" (expected one of: \(logLevels.joined(separator: ", ")))") }
+            }
+            if let cursor = root.field("seat"), let seat = cursor.string() {
+                if seat.isEmpty { collector.add(cursor.path, "must not be empty (libinput's default is \"seat0\")") } else { config.seat = seat }
+            }
+            if let label = root.field("loopbackLabel")?.string() { config.loopbackLabel = label }
+            if let cursor = root.field("loopbackDevice"), let node = cursor.string() {
+                if node.hasPrefix("/dev/") { config.loopbackDevice = node } else { collector.add(cursor.path, "\"\(node)\" is not a device node (expected /dev/videoN)") }
+            }
+            if let cursor = root.field("sensorPollMilliseconds"), let milliseconds = cursor.integer() {
+                if (10...1000).contains(milliseconds) { config.sensorPollMilliseconds = milliseconds } else { collector.add(cursor.path, "\(milliseconds) is out of range (10 to 1000)") }
             }
         }
         guard collector.errors.isEmpty else { throw DocumentErrors(collector.errors) }

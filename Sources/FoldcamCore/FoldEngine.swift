@@ -10,6 +10,8 @@ public struct FoldEngine: Sendable {
     private var sensorAngles: [Double?]
     private var accelerometerAngles: [Double?]
     private var accelerometerReadings: [Vector3?]
+    /// Sensors with a reading not yet used for an angle.
+    private var freshReadings: Set<Int> = []
     private var lastReadings: [Double?]
     private var lidClosed = false
     private var tabletModeOn = false
@@ -91,10 +93,12 @@ public struct FoldEngine: Sendable {
                 return ["accelerometer \(rig.accelerometers[sensor].id): reading \(reading) is not usable; dropped"]
             }
             accelerometerReadings[sensor] = reading
+            freshReadings.insert(sensor)
             gravityFromAccelerometers = true
             return updateAccelerometerAngle()
         case let .accelerometerLost(sensor):
             accelerometerReadings[sensor] = nil
+            freshReadings.remove(sensor)
             if let pair = accelerometerPair { accelerometerAngles[pair.hinge] = nil }
             if accelerometerReadings.allSatisfy({ $0 == nil }) { gravityFromAccelerometers = false }
         case let .screenRotation(display, degrees):
@@ -122,10 +126,14 @@ public struct FoldEngine: Sendable {
         return min(max(degrees, hinge.minimum), hinge.maximum)
     }
 
+    /// Computes the hinge angle once both sensors have reported since the last computation, so
+    /// a new reading is never paired with a stale one from another pose.
     private mutating func updateAccelerometerAngle() -> [String] {
         guard let pair = accelerometerPair,
+              freshReadings.contains(pair.parentSensor), freshReadings.contains(pair.childSensor),
               let parentReading = accelerometerReadings[pair.parentSensor],
               let childReading = accelerometerReadings[pair.childSensor] else { return [] }
+        freshReadings.removeAll()
         let hinge = rig.hinges[pair.hinge]
         let near = state.hingeAngles.isEmpty ? hinge.initial : state.hingeAngles[pair.hinge]
         let angle = AccelerometerPair.hingeAngle(
@@ -255,18 +263,17 @@ public struct FoldEngine: Sendable {
         return reportedGravity
     }
 
-    /// World up (against gravity) brought to the top. Without gravity it follows the viewed
-    /// display's preview rotation; with gravity along the optical axis it keeps its last value.
+    /// World up (against gravity) brought to the top. Without gravity, or with gravity along
+    /// the optical axis, it keeps its last value; the first value is the viewed display's
+    /// preview rotation (DESIGN.md §2).
     private mutating func decideCaptureRotation(_ camera: Int, basis: ImageRotation.CameraBasis, gravity: Vector3?, viewed: Int) -> Int {
-        guard let gravity else {
-            let rotation = previewRotations[viewed][camera]
+        if let gravity, let rotation = ImageRotation.rotation(bringing: -gravity, toTopOf: basis, minimumProjection: rig.tunables.rotationMinimumProjection) {
             captureRotations[camera] = rotation
             return rotation
         }
-        if let rotation = ImageRotation.rotation(bringing: -gravity, toTopOf: basis, minimumProjection: rig.tunables.rotationMinimumProjection) {
-            captureRotations[camera] = rotation
-            return rotation
-        }
-        return captureRotations[camera] ?? previewRotations[viewed][camera]
+        if let last = captureRotations[camera] { return last }
+        let initial = previewRotations[viewed][camera]
+        captureRotations[camera] = initial
+        return initial
     }
 }

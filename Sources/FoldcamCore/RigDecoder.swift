@@ -404,15 +404,16 @@ public enum RigDecoder {
         guard let cursor else { return config }
         guard cursor.isObject() else { return nil }
         cursor.checkKeys(["follow", "preferDeviceTypes", "mirror"])
+        var valid = true
         if let follow = cursor.field("follow"), let entries = follow.array() {
             let indices = entries.compactMap { $0.reference(displayIDs, kind: "display") }
-            guard indices.count == entries.count else { return nil }
-            if indices.isEmpty { follow.collector.add(follow.path, "must name at least one display") }
+            valid = indices.count == entries.count
+            if entries.isEmpty { follow.collector.add(follow.path, "must name at least one display") }
             config.follow = indices
         }
         if let prefer = cursor.field("preferDeviceTypes")?.strings() { config.preferDeviceTypes = prefer }
         if let mirror = cursor.field("mirror")?.bool() { config.mirror = mirror }
-        return config
+        return valid ? config : nil
     }
 }
 

@@ -22,7 +22,9 @@ public struct VirtualCameraPlan: Sendable, Equatable {
         HingeGrid.forEach(rig, maximumSamples: 40_000) { angles in
             let pose = RigPose(rig: rig, angles: angles)
             for display in rig.virtualCamera.follow {
-                guard let normal = DirectionClassifier.viewingNormal(rig.displays[display], pose: pose) else { continue }
+                // A covered display has no viewer: it contributes nothing at this pose.
+                guard !rig.displays[display].faces.contains(where: { pose.isCovered($0) }),
+                      let normal = DirectionClassifier.viewingNormal(rig.displays[display], pose: pose) else { continue }
                 for (index, camera) in rig.cameras.enumerated() where !member[index] && !pose.isCovered(camera.face) {
                     if pose.normal(camera.face).dot(normal) > 1e-9 { member[index] = true }
                 }

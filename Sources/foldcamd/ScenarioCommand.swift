@@ -19,6 +19,6 @@ enum ScenarioCommand {
             output += line.compactText
             output += "\n"
         }
-        FileHandle.standardOutput.write(Data(output.utf8))
+        StandardOutput.write(output)
     }
 }

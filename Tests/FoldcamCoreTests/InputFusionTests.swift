@@ -143,3 +143,36 @@ import Testing
         #expect(same.change.isEmpty)
     }
 }
+
+@Suite struct AccelerometerPairingTests {
+    /// Each angle comes from two readings of the same moment: the order the two sensors report
+    /// in does not change the result.
+    @Test func readingOrderDoesNotMatter() throws {
+        func run(baseFirst: Bool) throws -> Double {
+            var convertible = try Harness("convertible")
+            let steps: [(Vector3, Vector3)] = [
+                (Vector3(0, -6.93, -6.93), Vector3(0, 6.93, -6.93)),
+                (Vector3(0, 0, 9.8), Vector3(0, 0, -9.8)),
+            ]
+            for (base, display) in steps {
+                let events: [InputEvent] = [.accelerometer(sensor: 0, reading: base), .accelerometer(sensor: 1, reading: display)]
+                for event in baseFirst ? events : events.reversed() { convertible.apply(event) }
+            }
+            return convertible.hingeAngle
+        }
+        let first = try run(baseFirst: true)
+        #expect(first == (try run(baseFirst: false)))
+        #expect(first == 360)
+    }
+
+    @Test func oneSensorAloneGivesNoNewAngle() throws {
+        var convertible = try Harness("convertible")
+        convertible.apply(.accelerometer(sensor: 0, reading: Vector3(0, 0, -9.8)))
+        convertible.apply(.accelerometer(sensor: 1, reading: Vector3(0, 3.4, -9.2)))
+        let angle = convertible.hingeAngle
+        convertible.apply(.accelerometer(sensor: 1, reading: Vector3(0, -9.2, -3.4)))
+        #expect(convertible.hingeAngle == angle)
+        convertible.apply(.accelerometer(sensor: 0, reading: Vector3(0, 0, -9.8)))
+        #expect(convertible.hingeAngle != angle)
+    }
+}

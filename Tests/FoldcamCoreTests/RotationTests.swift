@@ -19,7 +19,7 @@ import Testing
     func sensorMountIsUndoneByPreviewRotation(sensorRotation: Int) throws {
         let slab = Harness(rig: try singlePanelRig(sensorRotation: sensorRotation))
         #expect(slab.pair("screen", "cam")?.previewRotation == sensorRotation)
-        // No gravity yet: capture follows the viewed display's preview rotation.
+        // No gravity yet: capture starts at the viewed display's preview rotation.
         #expect(slab.camera("cam").captureRotation == sensorRotation)
     }
 
@@ -87,5 +87,34 @@ import Testing
                 #expect(pair.previewRotation % 90 == 0 && (0..<360).contains(pair.previewRotation))
             }
         }
+    }
+}
+
+@Suite struct CaptureRotationMemoryTests {
+    @Test func withoutGravityCaptureKeepsItsFirstValueWhenTheViewChanges() throws {
+        var text = try #require(RigPresets.json("kiosk"))
+        text = text.replacingOccurrences(of: #""face": "body.B", "deviceType": "wide""#, with: #""face": "body.B", "deviceType": "wide", "sensorRotation": 90"#)
+        var kiosk = Harness(rig: try RigDecoder.decode(json: text))
+        let first = kiosk.camera("rear-cam").captureRotation
+        #expect(first == kiosk.pair("front", "rear-cam")?.previewRotation)
+        kiosk.apply(.pinView(display: kiosk.rig.displayIndex("rear")))
+        kiosk.apply(.screenRotation(display: kiosk.rig.displayIndex("rear")!, degrees: 180))
+        #expect(kiosk.camera("rear-cam").captureRotation == first)
+    }
+}
+
+@Suite struct VirtualCameraPoolTests {
+    @Test func poolHoldsOnlyCamerasThatCanFaceAFollowedViewer() throws {
+        var text = try #require(RigPresets.json("duo"))
+        text = text.replacingOccurrences(of: "\"tunables\"", with: "\"virtualCamera\": {\"follow\": [\"inner\"]},\n  \"tunables\"")
+        let rig = try RigDecoder.decode(json: text)
+        let plan = VirtualCameraPlan(rig: rig)
+        #expect(plan.pool.map { rig.cameras[$0].id } == ["inner-front"])
+        #expect(plan.format == CameraMode(pixelFormat: "NV12", width: 1920, height: 1080, fps: 60))
+    }
+
+    @Test func duoPoolFollowsBothDisplays() throws {
+        let rig = try preset("duo")
+        #expect(VirtualCameraPlan(rig: rig).pool.map { rig.cameras[$0].id } == ["inner-front", "outer-front", "back"])
     }
 }
