@@ -36,12 +36,16 @@ let package = Package(
         .target(name: "FoldcamPlatform", dependencies: ["CLinuxShims"]),
         // The I/O layer: files, logging (later: devices). The only place that reads files.
         .target(name: "FoldcamIO", dependencies: ["FoldcamCore"]),
+        // Frames for the virtual camera: formats, transforms, synthetic sources, the snapshot
+        // ring and the switching state machine. Pure Swift, no I/O.
+        .target(name: "FoldcamVideo", dependencies: ["FoldcamCore"]),
         // The daemon: event loop, socket server, request handling. Executables stay thin.
         .target(name: "FoldcamDaemon", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamRender"]),
         .executableTarget(name: "foldcamd", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamDaemon"]),
         .executableTarget(name: "foldcamctl", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamRender"]),
         .executableTarget(name: "FoldcamBench", dependencies: ["FoldcamCore"]),
         .testTarget(name: "FoldcamCoreTests", dependencies: ["FoldcamCore", "FoldcamRender"]),
+        .testTarget(name: "FoldcamVideoTests", dependencies: ["FoldcamVideo", "FoldcamCore"]),
     ],
     swiftLanguageModes: [.v6]
 )
