@@ -39,13 +39,17 @@ let package = Package(
         // Frames for the virtual camera: formats, transforms, synthetic sources, the snapshot
         // ring and the switching state machine. Pure Swift, no I/O.
         .target(name: "FoldcamVideo", dependencies: ["FoldcamCore"]),
+        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // Video I/O: PNG snapshots through libpng (the v4l2loopback producer joins here).
+        .target(name: "FoldcamCapture", dependencies: ["FoldcamVideo", "FoldcamPlatform", "CPNG"]),
         // The daemon: event loop, socket server, request handling. Executables stay thin.
-        .target(name: "FoldcamDaemon", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamRender"]),
+        .target(name: "FoldcamDaemon", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamRender", "FoldcamVideo", "FoldcamCapture"]),
         .executableTarget(name: "foldcamd", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamDaemon"]),
         .executableTarget(name: "foldcamctl", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamRender"]),
         .executableTarget(name: "FoldcamBench", dependencies: ["FoldcamCore"]),
         .testTarget(name: "FoldcamCoreTests", dependencies: ["FoldcamCore", "FoldcamRender"]),
         .testTarget(name: "FoldcamVideoTests", dependencies: ["FoldcamVideo", "FoldcamCore"]),
+        .testTarget(name: "FoldcamCaptureTests", dependencies: ["FoldcamCapture", "FoldcamVideo"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -23,8 +23,9 @@ final class ClientSession {
     var watchingWritable = false
 
     static let softLimit = 64 * 1024
-    /// Replies are never dropped; a client that lets this much pile up is disconnected.
-    static let hardLimit = 4 * 1024 * 1024
+    /// Replies are never dropped; a client that lets this much pile up is disconnected. Large
+    /// enough for an inline PNG snapshot of a 4K frame.
+    static let hardLimit = 32 * 1024 * 1024
 
     init(id: Int, connection: UnixConnection, credentials: PeerCredentials?) {
         self.id = id

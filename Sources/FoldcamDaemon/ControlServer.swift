@@ -4,8 +4,9 @@ import FoldcamPlatform
 
 /// What the server asks of the daemon for each request.
 protocol RequestHandling: AnyObject {
-    /// Handles one request; `session` is the client that sent it.
-    func handle(_ request: WireProtocol.Request, from session: ClientSession) -> Result<JSONValue, WireProtocol.Failure>
+    /// Handles one request; `session` is the client that sent it. Nil means the reply comes
+    /// later, through `ControlServer.completeDeferred` (work done off the loop, e.g. snapshots).
+    func handle(_ request: WireProtocol.Request, from session: ClientSession) -> Result<JSONValue, WireProtocol.Failure>?
     /// The current value of a topic (sent right after subscribing).
     func currentValue(of topic: Topic) -> JSONValue
     /// The sequence number of the latest event.
@@ -146,15 +147,16 @@ final class ControlServer {
         case let .success(request):
             var newTopics: Set<Topic> = []
             switch dispatch(request, session, newTopics: &newTopics) {
-            case let .success(result): send(WireProtocol.reply(id: request.id, result: result), to: session)
-            case let .failure(failure): send(WireProtocol.reply(failure), to: session)
+            case let .success(result)?: send(WireProtocol.reply(id: request.id, result: result), to: session)
+            case let .failure(failure)?: send(WireProtocol.reply(failure), to: session)
+            case nil: break  // answered later by completeDeferred
             }
             // A new subscriber gets each topic's current value at once, then every change.
             if !newTopics.isEmpty { sendCurrentValues(of: newTopics, to: session) }
         }
     }
 
-    private func dispatch(_ request: WireProtocol.Request, _ session: ClientSession, newTopics: inout Set<Topic>) -> Result<JSONValue, WireProtocol.Failure> {
+    private func dispatch(_ request: WireProtocol.Request, _ session: ClientSession, newTopics: inout Set<Topic>) -> Result<JSONValue, WireProtocol.Failure>? {
         switch request.method {
         case "subscribe", "unsubscribe":
             guard let topics = Self.topics(request) else {
@@ -196,6 +198,16 @@ final class ControlServer {
             session.enqueueEvent(topic, seq: handler.currentSeq, line: Array((line.compactText + "\n").utf8), now: clock.now)
         }
         flush(session)
+    }
+
+    /// Sends the reply to a request whose handler answered later. A client that left in the
+    /// meantime is simply gone: the reply is dropped.
+    func completeDeferred(sessionID: Int, requestID: JSONValue, result: Result<JSONValue, WireProtocol.Failure>) {
+        guard let session = sessions.values.first(where: { $0.id == sessionID }) else { return }
+        switch result {
+        case let .success(value): send(WireProtocol.reply(id: requestID, result: value), to: session)
+        case let .failure(failure): send(WireProtocol.reply(failure), to: session)
+        }
     }
 
     // MARK: Writing

@@ -15,6 +15,10 @@ final class Daemon: RequestHandling {
     var authorizer: Authorizer
     let log: Log
     weak var server: ControlServer?
+    /// Snapshots of what the virtual camera shows (nil when it does not run).
+    var snapshots: SnapshotService? {
+        didSet { recordShowing() }
+    }
     /// Called after every applied input that changed something (the simulator prints these).
     var onChange: ((FoldState, StateChange) -> Void)?
     /// Called when a client takes over the simulated hinge (stops the demo sweep).
@@ -45,8 +49,15 @@ final class Daemon: RequestHandling {
         let update = engine.apply(event)
         for warning in update.warnings { log.warning(warning) }
         guard !update.change.isEmpty else { return }
+        recordShowing()
         publish(candidates: Self.topics(for: update.change))
         onChange?(update.state, update.change)
+    }
+
+    /// Tells the snapshot history what the virtual camera shows now.
+    private func recordShowing() {
+        let source = engine.state.virtualCamera.source
+        snapshots?.record(camera: source, rotation: source.map { engine.state.cameras[$0].captureRotation } ?? 0, at: MonotonicClock.nanoseconds)
     }
 
     /// Topics a change may affect; each is compared with what was last sent before publishing.
@@ -88,21 +99,33 @@ final class Daemon: RequestHandling {
                 _ = engine.apply(.hingeAngle(hinge: newIndex, degrees: old.state.hingeAngles[index]))
             }
         }
+        recordShowing()
         publish(candidates: Topic.allCases)
         onChange?(engine.state, StateChange(from: old.state, to: engine.state))
     }
 
     // MARK: Requests
 
-    static let readMethods = ["hello", "devices", "state", "directions"]
+    static let readMethods = ["hello", "devices", "state", "directions", "snapshot"]
     static let changeMethods = ["pinView", "unpinView", "setScreenRotation"]
     static let simulateMethods = [
         "simulate.hinge", "simulate.switch", "simulate.gravity", "simulate.accelerometer", "simulate.plug",
         "simulate.unplug", "simulate.busy", "simulate.sweep",
     ]
 
-    func handle(_ request: WireProtocol.Request, from session: ClientSession) -> Result<JSONValue, WireProtocol.Failure> {
+    func handle(_ request: WireProtocol.Request, from session: ClientSession) -> Result<JSONValue, WireProtocol.Failure>? {
         let params = Params(request: request)
+        if request.method == "snapshot" {
+            guard let snapshots else {
+                return .failure(WireProtocol.Failure(id: request.id, code: .unavailable, message: "snapshots need the virtual camera, which is not running"))
+            }
+            do {
+                try snapshots.start(request, params: params, sessionID: session.id, rig: rig, plan: engine.plan, now: MonotonicClock.nanoseconds)
+                return nil
+            } catch {
+                return .failure(error)
+            }
+        }
         let isChange = Self.changeMethods.contains(request.method) || request.method.hasPrefix("simulate.")
         if isChange && !authorizer.mayChange(session.credentials) {
             let who = session.credentials.map { "uid \($0.uid), pid \($0.pid)" } ?? "unknown peer"

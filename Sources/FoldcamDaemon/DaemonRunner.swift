@@ -81,6 +81,13 @@ public final class DaemonRunner {
         let daemon = Daemon(mode: .simulate, rig: rig, authorizer: authorizer(config), log: log)
         server.handler = daemon
         daemon.server = server
+        let snapshots = try SnapshotService()
+        try loop.register(snapshots.completions.descriptor) { [unowned server] _ in
+            for completion in snapshots.completions.drain() {
+                server.completeDeferred(sessionID: completion.sessionID, requestID: completion.requestID, result: completion.result)
+            }
+        }
+        daemon.snapshots = snapshots
         let printer = DecisionPrinter()
         if options.printDecisions {
             printer.print(daemon.engine.state, rig: daemon.rig, plan: daemon.engine.plan)

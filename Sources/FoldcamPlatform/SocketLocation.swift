@@ -42,3 +42,13 @@ public enum GroupLookup {
 
     public static var currentUserID: UInt32 { getuid() }
 }
+
+/// CLOCK_MONOTONIC in nanoseconds: the clock snapshot timestamps use (clients read the same
+/// clock, e.g. Python's time.monotonic_ns()).
+public enum MonotonicClock {
+    public static var nanoseconds: UInt64 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
+    }
+}

@@ -1,0 +1,120 @@
+import FoldcamCapture
+import FoldcamCore
+import FoldcamPlatform
+import FoldcamVideo
+import Foundation
+
+/// The `snapshot` method in simulate mode: the frame the virtual camera showed at a moment,
+/// upright and unmirrored, as PNG. Synthetic cameras are drawn on demand rather than streamed,
+/// so an idle simulated daemon does no work; a short history of source decisions says which
+/// camera was showing (and how it was turned) at the requested moment. Encoding runs on a
+/// worker queue; the reply returns to the event loop through a mailbox.
+final class SnapshotService {
+    struct Showing: Sendable {
+        var time: UInt64
+        var camera: Int?
+        var rotation: Int
+    }
+
+    struct Job: Sendable {
+        var sessionID: Int
+        var requestID: JSONValue
+        var cameraID: String
+        var cameraIndex: Int
+        var sensorRotation: Int
+        var rotation: Int
+        var mode: CameraMode
+        var timestamp: UInt64
+        var path: String?
+        var inline: Bool
+    }
+
+    struct Completion: Sendable {
+        var sessionID: Int
+        var requestID: JSONValue
+        var result: Result<JSONValue, WireProtocol.Failure>
+    }
+
+    /// How far back a snapshot may ask (DESIGN: a ring of 0.5 s).
+    static let span: UInt64 = 500_000_000
+
+    private var history: [Showing] = []
+    let completions: Mailbox<Completion>
+    private let queue = DispatchQueue(label: "foldcam.snapshot")
+
+    init() throws(SystemCallError) {
+        completions = try Mailbox()
+    }
+
+    /// Records what the virtual camera shows from now on.
+    func record(camera: Int?, rotation: Int, at time: UInt64) {
+        if let last = history.last, last.camera == camera, last.rotation == rotation { return }
+        history.append(Showing(time: time, camera: camera, rotation: rotation))
+        // Keep one entry older than the span: it says what was showing at the span's start.
+        while history.count > 2 && history[1].time + Self.span < time { history.removeFirst() }
+    }
+
+    func showing(at time: UInt64) -> Showing? {
+        history.last { $0.time <= time } ?? history.first
+    }
+
+    /// Starts a snapshot; the reply arrives later through `completions`.
+    func start(_ request: WireProtocol.Request, params: Params, sessionID: Int, rig: Rig, plan: VirtualCameraPlan, now: UInt64) throws(WireProtocol.Failure) {
+        var moment = now
+        if let value = request.params["at"], value != .null {
+            guard case let .int(at) = value, at >= 0 else {
+                throw params.failure("params.at: expected a CLOCK_MONOTONIC timestamp in nanoseconds")
+            }
+            moment = UInt64(at)
+            if moment > now + 50_000_000 { throw params.failure("params.at: \(at) is in the future (now is \(now))") }
+            if moment + Self.span < now {
+                throw WireProtocol.Failure(id: request.id, code: .unavailable, message: "no frame from \(at): the ring holds the last 0.5 s (now is \(now))")
+            }
+        }
+        let path = try params.optionalString("path")
+        var inline = path == nil
+        if let value = request.params["inline"] {
+            guard case let .bool(flag) = value else { throw params.failure("params.inline: expected true or false") }
+            inline = flag
+        }
+        guard let mode = plan.format else {
+            throw WireProtocol.Failure(id: request.id, code: .unavailable, message: "the virtual camera has no format (its cameras share no mode)")
+        }
+        guard let showing = showing(at: moment), let camera = showing.camera else {
+            throw WireProtocol.Failure(id: request.id, code: .unavailable, message: "no camera was showing at that moment (see the readiness topic)")
+        }
+        let job = Job(
+            sessionID: sessionID, requestID: request.id, cameraID: rig.cameras[camera].id, cameraIndex: camera,
+            sensorRotation: rig.cameras[camera].sensorRotation, rotation: showing.rotation, mode: mode,
+            timestamp: moment, path: path, inline: inline)
+        let completions = self.completions
+        queue.async { completions.post(Completion(sessionID: job.sessionID, requestID: job.requestID, result: Self.render(job))) }
+    }
+
+    private static func render(_ job: Job) -> Result<JSONValue, WireProtocol.Failure> {
+        let format = PixelFormat(rawValue: job.mode.pixelFormat) ?? .nv12
+        let raw = SyntheticFrames.cameraFrame(
+            id: job.cameraID, index: job.cameraIndex, sensorRotation: job.sensorRotation, format: format,
+            width: job.mode.width, height: job.mode.height, timestamp: job.timestamp)
+        let upright = FrameTransform.applied(.init(rotation: job.rotation), to: raw)
+        let png: [UInt8]
+        do {
+            png = try PNGEncoder.encode(upright)
+        } catch {
+            return .failure(WireProtocol.Failure(id: job.requestID, code: .internalError, message: "\(error)"))
+        }
+        var members: [(String, JSONValue)] = [
+            ("timestamp", .int(Int(job.timestamp))), ("source", .string(job.cameraID)),
+            ("width", .int(upright.width)), ("height", .int(upright.height)), ("rotation", .int(job.rotation)),
+            ("mirrored", .bool(false)), ("bytes", .int(png.count)),
+        ]
+        if let path = job.path {
+            guard FileManager.default.createFile(atPath: path, contents: Data(png)) else {
+                return .failure(WireProtocol.Failure(id: job.requestID, code: .unavailable, message: "the daemon cannot write \(path) (it runs as its own user; ask for \"inline\": true and write the file yourself)"))
+            }
+            members.append(("path", .string(path)))
+        }
+        if job.inline { members.append(("png", .string(Data(png).base64EncodedString()))) }
+        return .success(.object(members))
+    }
+}
