@@ -1,4 +1,5 @@
 import Glibc
+import CLinuxShims
 
 /// sd_notify without libsystemd: datagrams to `$NOTIFY_SOCKET` ("READY=1", "STATUS=...").
 /// Does nothing when not run by systemd.
