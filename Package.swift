@@ -40,8 +40,9 @@ let package = Package(
         // ring and the switching state machine. Pure Swift, no I/O.
         .target(name: "FoldcamVideo", dependencies: ["FoldcamCore"]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
-        // Video I/O: PNG snapshots through libpng (the v4l2loopback producer joins here).
-        .target(name: "FoldcamCapture", dependencies: ["FoldcamVideo", "FoldcamPlatform", "CPNG"]),
+        // Video I/O: the v4l2loopback producer (mmap capture, loopback output) and PNG snapshots.
+        .systemLibrary(name: "CVideoStreaming"),
+        .target(name: "FoldcamCapture", dependencies: ["FoldcamVideo", "FoldcamPlatform", "FoldcamCore", "CPNG", "CVideoStreaming", "CLinuxShims"]),
         // The daemon: event loop, socket server, request handling. Executables stay thin.
         .target(name: "FoldcamDaemon", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamRender", "FoldcamVideo", "FoldcamCapture"]),
         .executableTarget(name: "foldcamd", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamDaemon"]),

@@ -15,6 +15,10 @@
 // accept4 is declared only under _GNU_SOURCE; this is glibc's own prototype.
 int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
 
+// pthread_setname_np is declared only under _GNU_SOURCE; glibc's own prototype.
+#include <pthread.h>
+int pthread_setname_np(pthread_t thread, const char *name);
+
 // struct ucred needs _GNU_SOURCE, which the Glibc module was built without: mirror it.
 struct cfoldcam_ucred {
     pid_t pid;

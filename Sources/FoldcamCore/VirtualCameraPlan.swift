@@ -74,16 +74,23 @@ public struct VirtualCameraPlan: Sendable, Equatable {
         guard rig.virtualCamera.follow.contains(viewedDisplay) else {
             return VirtualCameraState(source: nil, noSourceReason: .displayNotFollowed)
         }
-        let candidates = displays[viewedDisplay].forward.filter { pool.contains($0) }
-        let preferred = rig.virtualCamera.preferDeviceTypes
-        let ranked = candidates.enumerated().min { lhs, rhs in
-            let left = preferred.firstIndex(of: rig.cameras[lhs.element].deviceType) ?? preferred.count
-            let right = preferred.firstIndex(of: rig.cameras[rhs.element].deviceType) ?? preferred.count
-            return left != right ? left < right : lhs.offset < rhs.offset
-        }
-        guard let chosen = ranked?.element else {
+        guard let chosen = candidates(rig: rig, state: displays, viewedDisplay: viewedDisplay).first else {
             return VirtualCameraState(source: nil, noSourceReason: .noForwardCamera)
         }
         return VirtualCameraState(source: chosen, noSourceReason: nil)
+    }
+
+    /// Every camera that could feed the virtual camera now, best first: the viewed display's
+    /// forward cameras in the pool, preferred device types first, then by θ. The producer
+    /// falls back along this list when opening a camera fails.
+    public func candidates(rig: Rig, state displays: [DisplayState], viewedDisplay: Int) -> [Int] {
+        guard rig.virtualCamera.follow.contains(viewedDisplay) else { return [] }
+        let forward = displays[viewedDisplay].forward.filter { pool.contains($0) }
+        let preferred = rig.virtualCamera.preferDeviceTypes
+        return forward.enumerated().sorted { lhs, rhs in
+            let left = preferred.firstIndex(of: rig.cameras[lhs.element].deviceType) ?? preferred.count
+            let right = preferred.firstIndex(of: rig.cameras[rhs.element].deviceType) ?? preferred.count
+            return left != right ? left < right : lhs.offset < rhs.offset
+        }.map(\.element)
     }
 }

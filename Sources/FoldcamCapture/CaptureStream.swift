@@ -1,0 +1,106 @@
+import CVideoStreaming
+import FoldcamVideo
+import Glibc
+
+/// A camera streaming through mmap buffers (REQBUFS/QBUF/DQBUF/STREAMON). Frames are lent to
+/// the caller straight from the driver's buffer; the caller makes the one copy it needs.
+final class CaptureStream {
+    let camera: String
+    private let device: VideoDeviceFile
+    private var buffers: [(address: UnsafeMutableRawPointer, length: Int)] = []
+    private var streaming = false
+    let format: PixelFormat
+    let width: Int
+    let height: Int
+    /// Whether the sensor can flip itself (a 180° turn then costs nothing).
+    let canFlip: Bool
+
+    var descriptor: Int32 { device.fd }
+
+    /// Opens `node` and starts streaming `format` at `width`×`height`, `fps`. Throws if the
+    /// device cannot deliver exactly that mode.
+    init(camera: String, node: String, format: PixelFormat, width: Int, height: Int, fps: Double, bufferCount: UInt32 = 4) throws(VideoDeviceError) {
+        self.camera = camera
+        self.format = format
+        self.width = width
+        self.height = height
+        device = try VideoDeviceFile(node: node, nonBlocking: true)
+        canFlip = device.hasControl(cvs_CID_HFLIP) && device.hasControl(cvs_CID_VFLIP)
+
+        var requested = v4l2_format()
+        requested.type = cvs_BUF_TYPE_VIDEO_CAPTURE
+        requested.fmt.pix.width = UInt32(width)
+        requested.fmt.pix.height = UInt32(height)
+        requested.fmt.pix.pixelformat = format == .nv12 ? PixelFormatCode.nv12.rawValue : PixelFormatCode.yuyv.rawValue
+        requested.fmt.pix.field = cvs_FIELD_NONE
+        try device.control(UInt(cvs_VIDIOC_S_FMT), "VIDIOC_S_FMT", &requested)
+        guard requested.fmt.pix.width == UInt32(width), requested.fmt.pix.height == UInt32(height),
+              requested.fmt.pix.pixelformat == (format == .nv12 ? PixelFormatCode.nv12.rawValue : PixelFormatCode.yuyv.rawValue) else {
+            throw VideoDeviceError(node: node, call: "VIDIOC_S_FMT \(format.rawValue) \(width)x\(height) (device offered \(requested.fmt.pix.width)x\(requested.fmt.pix.height))", errno: EINVAL)
+        }
+        var parameters = v4l2_streamparm()
+        parameters.type = cvs_BUF_TYPE_VIDEO_CAPTURE
+        parameters.parm.capture.timeperframe = v4l2_fract(numerator: 1000, denominator: UInt32((fps * 1000).rounded()))
+        // Not every driver takes a rate (a TV input has its standard's): best effort.
+        _ = try? device.control(UInt(cvs_VIDIOC_S_PARM), "VIDIOC_S_PARM", &parameters)
+
+        var request = v4l2_requestbuffers()
+        request.count = bufferCount
+        request.type = cvs_BUF_TYPE_VIDEO_CAPTURE
+        request.memory = cvs_MEMORY_MMAP
+        try device.control(UInt(cvs_VIDIOC_REQBUFS), "VIDIOC_REQBUFS", &request)
+        for index in 0..<request.count {
+            var buffer = v4l2_buffer()
+            buffer.index = index
+            buffer.type = cvs_BUF_TYPE_VIDEO_CAPTURE
+            buffer.memory = cvs_MEMORY_MMAP
+            try device.control(UInt(cvs_VIDIOC_QUERYBUF), "VIDIOC_QUERYBUF", &buffer)
+            let address = mmap(nil, Int(buffer.length), cvs_PROT_READ | cvs_PROT_WRITE, cvs_MAP_SHARED, device.fd, off_t(buffer.m.offset))
+            guard let address, address != MAP_FAILED else { throw VideoDeviceError(node: node, call: "mmap buffer \(index)", errno: errno) }
+            buffers.append((address, Int(buffer.length)))
+            try device.control(UInt(cvs_VIDIOC_QBUF), "VIDIOC_QBUF", &buffer)
+        }
+        var type = Int32(cvs_BUF_TYPE_VIDEO_CAPTURE)
+        try device.control(UInt(cvs_VIDIOC_STREAMON), "VIDIOC_STREAMON", &type)
+        streaming = true
+    }
+
+    deinit { stop() }
+
+    /// Turns the sensor by 180° with its flip controls; false when it has none.
+    func setFlipped(_ flipped: Bool) -> Bool {
+        guard canFlip else { return false }
+        do {
+            try device.setControl(cvs_CID_HFLIP, flipped ? 1 : 0, name: "V4L2_CID_HFLIP")
+            try device.setControl(cvs_CID_VFLIP, flipped ? 1 : 0, name: "V4L2_CID_VFLIP")
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Lends the next filled buffer to `body`, then gives it back to the driver. Returns false
+    /// when no frame is ready.
+    func withNextFrame(_ body: (UnsafeRawBufferPointer, UInt64) -> Void) throws(VideoDeviceError) -> Bool {
+        var buffer = v4l2_buffer()
+        buffer.type = cvs_BUF_TYPE_VIDEO_CAPTURE
+        buffer.memory = cvs_MEMORY_MMAP
+        guard try device.control(UInt(cvs_VIDIOC_DQBUF), "VIDIOC_DQBUF", &buffer) else { return false }
+        let slot = buffers[Int(buffer.index)]
+        let used = min(Int(buffer.bytesused == 0 ? UInt32(slot.length) : buffer.bytesused), slot.length)
+        let timestamp = UInt64(buffer.timestamp.tv_sec) * 1_000_000_000 + UInt64(buffer.timestamp.tv_usec) * 1000
+        body(UnsafeRawBufferPointer(start: slot.address, count: used), timestamp)
+        try device.control(UInt(cvs_VIDIOC_QBUF), "VIDIOC_QBUF", &buffer)
+        return true
+    }
+
+    func stop() {
+        if streaming {
+            var type = Int32(cvs_BUF_TYPE_VIDEO_CAPTURE)
+            _ = try? device.control(UInt(cvs_VIDIOC_STREAMOFF), "VIDIOC_STREAMOFF", &type)
+            streaming = false
+        }
+        for buffer in buffers { munmap(buffer.address, buffer.length) }
+        buffers.removeAll()
+    }
+}

@@ -1,0 +1,301 @@
+import CLinuxShims
+import CVideoStreaming
+import FoldcamCore
+import FoldcamPlatform
+import FoldcamVideo
+import Glibc
+import Synchronization
+
+/// The one long-lived producer behind the virtual front camera. A dedicated thread owns every
+/// device it uses (the loopback output and the cameras it streams from); the daemon only sends
+/// it commands and receives events, so nothing here ever blocks the socket's event loop.
+///
+/// Each output tick writes one frame at the fixed rate: the newest frame of the camera being
+/// fed, or the last frame again while a new camera starts (readers never see a gap, an error or
+/// a format change), or the "camera unavailable" frame. A frame from a camera reaches the
+/// loopback with one copy: from the driver's buffer into the output frame, turned upright on
+/// the way when needed.
+public final class VirtualCameraProducer: Sendable {
+    public struct Configuration: Sendable {
+        /// The loopback device node; nil runs without output (frames still feed snapshots).
+        public var outputNode: String?
+        public var format: PixelFormat
+        public var width: Int
+        public var height: Int
+        public var fps: Double
+        /// Mirror captured frames (off: captures are not mirrored).
+        public var mirror: Bool
+
+        public init(outputNode: String?, format: PixelFormat, width: Int, height: Int, fps: Double, mirror: Bool = false) {
+            self.outputNode = outputNode
+            self.format = format
+            self.width = width
+            self.height = height
+            self.fps = fps
+            self.mirror = mirror
+        }
+    }
+
+    /// Where a camera's frames come from.
+    public enum Source: Sendable, Equatable {
+        case device(node: String)
+        case synthetic(index: Int, sensorRotation: Int)
+    }
+
+    public enum Command: Sendable {
+        case open(camera: String, source: Source)
+        case close(camera: String)
+        /// Feed this camera's frames, turned clockwise by `rotation`.
+        case feed(camera: String, rotation: Int)
+        case feedUnavailable
+        case stop
+    }
+
+    public enum Event: Sendable, Equatable {
+        case firstFrame(camera: String)
+        case failed(camera: String, reason: Readiness.Reason, message: String)
+        case outputFailed(message: String)
+        case stopped
+    }
+
+    public let configuration: Configuration
+    public let events: Mailbox<Event>
+    private let commands: Mailbox<Command>
+    private let ring: Mutex<FrameRing>
+    private let statistics = Mutex(Statistics())
+
+    public struct Statistics: Sendable {
+        public var framesWritten = 0
+        public var framesFromCameras = 0
+        public var repeatedFrames = 0
+        /// Longest interval between two output writes, nanoseconds.
+        public var longestInterval: UInt64 = 0
+    }
+
+    public init(configuration: Configuration, ringSpan: UInt64 = 500_000_000) throws(SystemCallError) {
+        self.configuration = configuration
+        events = try Mailbox()
+        commands = try Mailbox()
+        ring = Mutex(FrameRing(span: ringSpan, fps: configuration.fps))
+    }
+
+    public func send(_ command: Command) { commands.post(command) }
+
+    public var stats: Statistics { statistics.withLock { $0 } }
+
+    /// The frame written nearest `timestamp` (CLOCK_MONOTONIC ns), within the ring's span.
+    public func frame(nearest timestamp: UInt64) -> VideoFrame? {
+        ring.withLock { $0.nearest(to: timestamp) }
+    }
+
+    /// Starts the producer thread. Opening the output happens there; a failure arrives as
+    /// `.outputFailed`.
+    public func start() {
+        let thread = ProducerThread(producer: self)
+        OSThread.detach(name: "foldcam-producer") { thread.run() }
+    }
+
+    // MARK: The thread
+
+    private final class ProducerThread: @unchecked Sendable {
+        // Confined to the producer thread after start.
+        let producer: VirtualCameraProducer
+        var output: LoopbackOutput?
+        var streams: [String: CaptureStream] = [:]
+        var synthetic: [String: VideoFrame] = [:]
+        var delivered: Set<String> = []
+        var feeding: String?
+        var rotation = 0
+        var hardwareFlip = false
+        var frame: VideoFrame
+        var fresh = false
+        var lastWrite: UInt64 = 0
+
+        init(producer: VirtualCameraProducer) {
+            self.producer = producer
+            let c = producer.configuration
+            frame = SyntheticFrames.unavailableFrame(format: c.format, width: c.width, height: c.height, timestamp: 0)
+        }
+
+        func run() {
+            let c = producer.configuration
+            if let node = c.outputNode {
+                do {
+                    output = try LoopbackOutput(node: node, format: c.format, width: c.width, height: c.height, fps: c.fps)
+                } catch {
+                    producer.events.post(.outputFailed(message: "\(error)"))
+                }
+            }
+            let interval = UInt64(1e9 / c.fps)
+            var nextTick = MonotonicClock.nanoseconds
+            while true {
+                for command in producer.commands.drain() {
+                    if !handle(command) {
+                        shutdown()
+                        return
+                    }
+                }
+                let now = MonotonicClock.nanoseconds
+                if now >= nextTick {
+                    tick(now: now)
+                    nextTick += interval
+                    if nextTick < now { nextTick = now + interval }  // fell behind: do not burst
+                }
+                waitForInput(until: nextTick)
+            }
+        }
+
+        /// Sleeps in poll() until a camera has a frame, a command arrives, or the next tick.
+        private func waitForInput(until deadline: UInt64) {
+            let now = MonotonicClock.nanoseconds
+            let timeout = deadline > now ? Int32(min(1000, (deadline - now + 999_999) / 1_000_000)) : 0
+            var descriptors = [pollfd(fd: producer.commands.descriptor.rawValue, events: cvs_POLLIN, revents: 0)]
+            let cameras = Array(streams.keys)
+            for camera in cameras { descriptors.append(pollfd(fd: streams[camera]!.descriptor, events: cvs_POLLIN, revents: 0)) }
+            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+            guard ready > 0 else { return }
+            for (index, camera) in cameras.enumerated() {
+                let revents = descriptors[index + 1].revents
+                guard revents != 0 else { continue }
+                if revents & (cvs_POLLERR | cvs_POLLHUP) != 0 && revents & cvs_POLLIN == 0 {
+                    fail(camera, reason: .unplugged, message: "\(streams[camera]?.camera ?? camera): device went away")
+                    continue
+                }
+                drain(camera)
+            }
+        }
+
+        private func drain(_ camera: String) {
+            guard let stream = streams[camera] else { return }
+            do {
+                while try stream.withNextFrame({ bytes, timestamp in
+                    if camera == feeding { take(bytes, timestamp: timestamp, from: camera) }
+                }) {
+                    if !delivered.contains(camera) {
+                        delivered.insert(camera)
+                        producer.events.post(.firstFrame(camera: camera))
+                    }
+                }
+            } catch {
+                fail(camera, reason: error.vanished ? .unplugged : (error.isBusy ? .busy : .error), message: "\(error)")
+            }
+        }
+
+        /// The one copy: the driver's buffer, turned upright, into the output frame.
+        private func take(_ bytes: UnsafeRawBufferPointer, timestamp: UInt64, from camera: String) {
+            let c = producer.configuration
+            guard bytes.count >= c.format.byteCount(width: c.width, height: c.height) else { return }
+            let source = VideoFrame(format: c.format, width: c.width, height: c.height, bytes: Array(bytes.prefix(c.format.byteCount(width: c.width, height: c.height))), timestamp: timestamp, source: camera)
+            apply(source)
+        }
+
+        private func apply(_ source: VideoFrame) {
+            let c = producer.configuration
+            let turn = hardwareFlip ? 0 : effectiveRotation(rotation)
+            if turn == 0 && !c.mirror {
+                frame = source
+            } else {
+                FrameTransform.apply(.init(rotation: turn, mirror: c.mirror), to: source, into: &frame)
+            }
+            fresh = true
+        }
+
+        /// Quarter turns fit only a square output; otherwise the turn is left to the reader
+        /// (the daemon publishes captureRotation) and only 180° is applied.
+        private func effectiveRotation(_ rotation: Int) -> Int {
+            let c = producer.configuration
+            if rotation == 90 || rotation == 270 { return c.width == c.height ? rotation : 0 }
+            return rotation
+        }
+
+        private func tick(now: UInt64) {
+            if let feeding, let raw = synthetic[feeding] {
+                var copy = raw
+                copy.timestamp = now
+                apply(copy)
+                if !delivered.contains(feeding) {
+                    delivered.insert(feeding)
+                    producer.events.post(.firstFrame(camera: feeding))
+                }
+            }
+            // Synthetic cameras being warmed up deliver at once.
+            for camera in synthetic.keys where !delivered.contains(camera) {
+                delivered.insert(camera)
+                producer.events.post(.firstFrame(camera: camera))
+            }
+            frame.timestamp = now
+            if let output {
+                do {
+                    try output.write(frame)
+                } catch {
+                    producer.events.post(.outputFailed(message: "\(error)"))
+                    self.output = nil
+                }
+            }
+            producer.ring.withLock { $0.append(frame) }
+            let wasFresh = fresh
+            fresh = false
+            let interval = lastWrite == 0 ? 0 : now - lastWrite
+            lastWrite = now
+            producer.statistics.withLock { stats in
+                stats.framesWritten += 1
+                if wasFresh { stats.framesFromCameras += 1 } else { stats.repeatedFrames += 1 }
+                stats.longestInterval = max(stats.longestInterval, interval)
+            }
+        }
+
+        private func handle(_ command: Command) -> Bool {
+            let c = producer.configuration
+            switch command {
+            case let .open(camera, source):
+                guard streams[camera] == nil && synthetic[camera] == nil else { return true }
+                delivered.remove(camera)
+                switch source {
+                case let .synthetic(index, sensorRotation):
+                    synthetic[camera] = SyntheticFrames.cameraFrame(id: camera, index: index, sensorRotation: sensorRotation, format: c.format, width: c.width, height: c.height, timestamp: 0)
+                case let .device(node):
+                    do {
+                        streams[camera] = try CaptureStream(camera: camera, node: node, format: c.format, width: c.width, height: c.height, fps: c.fps)
+                    } catch {
+                        producer.events.post(.failed(camera: camera, reason: error.isBusy ? .busy : (error.vanished ? .unplugged : .error), message: "\(error)"))
+                    }
+                }
+            case let .close(camera):
+                streams[camera]?.stop()
+                streams[camera] = nil
+                synthetic[camera] = nil
+                delivered.remove(camera)
+                if feeding == camera { feeding = nil }
+            case let .feed(camera, rotation):
+                feeding = camera
+                self.rotation = rotation
+                hardwareFlip = false
+                if effectiveRotation(rotation) == 180, let stream = streams[camera], stream.setFlipped(true) {
+                    hardwareFlip = true
+                } else {
+                    _ = streams[camera]?.setFlipped(false)
+                }
+            case .feedUnavailable:
+                feeding = nil
+                frame = SyntheticFrames.unavailableFrame(format: c.format, width: c.width, height: c.height, timestamp: 0)
+            case .stop:
+                return false
+            }
+            return true
+        }
+
+        private func fail(_ camera: String, reason: Readiness.Reason, message: String) {
+            streams[camera]?.stop()
+            streams[camera] = nil
+            delivered.remove(camera)
+            producer.events.post(.failed(camera: camera, reason: reason, message: message))
+        }
+
+        private func shutdown() {
+            for stream in streams.values { stream.stop() }
+            streams.removeAll()
+            output = nil
+            producer.events.post(.stopped)
+        }
+    }
+}
