@@ -8,6 +8,7 @@ let package = Package(
     name: "foldcam",
     products: [
         .library(name: "FoldcamCore", targets: ["FoldcamCore"]),
+        .library(name: "FoldcamClient", targets: ["FoldcamClient"]),
         .executable(name: "foldcamd", targets: ["foldcamd"]),
         .executable(name: "foldcamctl", targets: ["foldcamctl"]),
         .executable(name: "foldcam-bench", targets: ["FoldcamBench"]),
@@ -46,9 +47,12 @@ let package = Package(
         // The daemon: event loop, socket server, request handling. Executables stay thin.
         .target(name: "FoldcamDaemon", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamRender", "FoldcamVideo", "FoldcamCapture"]),
         .executableTarget(name: "foldcamd", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamDaemon"]),
-        .executableTarget(name: "foldcamctl", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamRender"]),
+        // The client library kiosk code imports: requests, events, reconnecting direction maps.
+        .target(name: "FoldcamClient", dependencies: ["FoldcamCore", "FoldcamPlatform"]),
+        .executableTarget(name: "foldcamctl", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamRender", "FoldcamClient"]),
         .executableTarget(name: "FoldcamBench", dependencies: ["FoldcamCore"]),
         .testTarget(name: "FoldcamCoreTests", dependencies: ["FoldcamCore", "FoldcamRender"]),
+        .testTarget(name: "FoldcamClientTests", dependencies: ["FoldcamClient", "FoldcamCore"]),
         .testTarget(name: "FoldcamVideoTests", dependencies: ["FoldcamVideo", "FoldcamCore"]),
         .testTarget(name: "FoldcamCaptureTests", dependencies: ["FoldcamCapture", "FoldcamVideo"]),
     ],

@@ -66,10 +66,11 @@ public struct CommandLineArguments {
         return value
     }
 
-    /// The first argument that is not an option (a lone "-" counts as one: standard input).
-    /// Take options first, so their values are not mistaken for positionals.
+    /// The first argument that is not an option (a lone "-" counts as one: standard input, and
+    /// so does a negative number such as "-9.8"). Take options first, so their values are not
+    /// mistaken for positionals.
     public mutating func takePositional() -> String? {
-        guard let index = remaining.firstIndex(where: { $0 == "-" || !$0.hasPrefix("-") }) else { return nil }
+        guard let index = remaining.firstIndex(where: { !Self.looksLikeOption($0) }) else { return nil }
         return remaining.remove(at: index)
     }
 

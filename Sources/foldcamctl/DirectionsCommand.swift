@@ -1,0 +1,39 @@
+import FoldcamClient
+import FoldcamCore
+import FoldcamIO
+
+/// `foldcamctl directions [--display D]`: which cameras face each display's viewer, and how.
+enum DirectionsCommand {
+    static func run(_ arguments: inout CommandLineArguments, _ daemon: DaemonContext) async throws {
+        let display = arguments.takeValue("--display")
+        try arguments.finish()
+        let params: JSONValue = display.map { .object([("display", .string($0))]) } ?? .object([])
+        let result = try await daemon.call("directions", params)
+        if daemon.json { return daemon.printJSON(result) }
+        if let display {
+            daemon.emit(section(display, result, viewed: result["viewed"] == .bool(true)))
+        } else if case let .object(displays)? = result["displays"] {
+            let viewed = result["viewedDisplay"]?.stringValue
+            daemon.emit(displays.map { section($0.0, $0.1, viewed: $0.0 == viewed) }.joined(separator: "\n\n"))
+        }
+    }
+
+    static func section(_ id: String, _ display: JSONValue, viewed: Bool) -> String {
+        var notes = [viewed ? "viewed" : "not viewed", "rotation \(Describe.number(display["screenRotation"]))°"]
+        if display["occluded"] == .bool(true) { notes.append("occluded") }
+        return "\(id): \(notes.joined(separator: ", ")); forward \(Describe.list(display["forward"])), backward \(Describe.list(display["backward"]))\n"
+            + cameraTable(display)
+    }
+
+    /// One display's cameras: which way each faces, and how to show and record it.
+    static func cameraTable(_ display: JSONValue) -> String {
+        var table = TextTable(header: ["CAMERA", "FACES", "THETA", "MIRROR", "PREVIEW", "CAPTURE"])
+        if case let .object(cameras)? = display["cameras"] {
+            for (camera, pair) in cameras {
+                table.add([camera, pair["forward"] == .bool(true) ? "forward" : "backward", "\(Describe.number(pair["theta"]))°",
+                           Describe.yesNo(pair["mirror"]), "\(Describe.number(pair["previewRotation"]))°", "\(Describe.number(pair["captureRotation"]))°"])
+            }
+        }
+        return table.render(indent: "  ")
+    }
+}

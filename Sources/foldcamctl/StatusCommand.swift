@@ -1,0 +1,38 @@
+import FoldcamClient
+import FoldcamCore
+import FoldcamIO
+
+/// `foldcamctl status`: everything at a glance.
+enum StatusCommand {
+    static func run(_ arguments: inout CommandLineArguments, _ daemon: DaemonContext) async throws {
+        try arguments.finish()
+        let connection = try daemon.connect()
+        defer { connection.close() }
+        let hello = try await connection.hello()
+        let state = try await connection.state()
+        if daemon.json {
+            daemon.printJSON(.object([("daemon", hello), ("state", state)]))
+            return
+        }
+        var lines = [
+            "daemon          foldcamd \(hello["daemon"]?.stringValue ?? "?") (protocol \(Describe.number(hello["protocol"]))), \(hello["mode"]?.stringValue ?? "?") mode, socket \(connection.path)",
+            "rig             \(state["rig"]?.stringValue ?? "?")",
+            "posture         \(state["posture"]?.stringValue ?? "?")",
+            "hinges          \(Describe.hinges(state["hinges"]))",
+            "viewed display  \(Describe.viewed(state["viewedDisplay"], pinned: state["pinnedDisplay"]))",
+            "virtual camera  \(Describe.virtualCamera(state["virtualCamera"]))",
+            "readiness       \(Describe.readiness(state["readiness"]))",
+            "",
+            Describe.displaysTable(.object([("viewedDisplay", state["viewedDisplay"] ?? .null), ("displays", state["displays"] ?? .null)])),
+        ]
+        if case let .object(cameras)? = state["cameras"] {
+            var table = TextTable(header: ["CAMERA", "AVAILABLE", "CAPTURE ROTATION"])
+            for (id, camera) in cameras {
+                let available = camera["available"] == .bool(true) ? "yes" : "no" + (camera["reason"]?.stringValue.map { " (\($0))" } ?? "")
+                table.add([id, available, "\(Describe.number(camera["captureRotation"]))°"])
+            }
+            lines += ["", table.render()]
+        }
+        daemon.emit(lines.joined(separator: "\n"))
+    }
+}

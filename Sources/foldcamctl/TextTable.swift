@@ -1,0 +1,89 @@
+import FoldcamCore
+
+/// Left-aligned columns separated by two spaces; the header row is upper case.
+struct TextTable {
+    var rows: [[String]]
+
+    init(header: [String]) {
+        rows = [header]
+    }
+
+    mutating func add(_ row: [String]) { rows.append(row) }
+
+    func render(indent: String = "") -> String {
+        let widths = (0..<(rows.map(\.count).max() ?? 0)).map { column in
+            rows.map { column < $0.count ? $0[column].count : 0 }.max() ?? 0
+        }
+        return rows.map { row in
+            var line = indent
+            for (column, cell) in row.enumerated() {
+                line += cell
+                if column < row.count - 1 { line += String(repeating: " ", count: widths[column] - cell.count + 2) }
+            }
+            return line
+        }.joined(separator: "\n")
+    }
+}
+
+/// Small renderings shared by the subcommands.
+enum Describe {
+    static func list(_ value: JSONValue?) -> String {
+        guard case let .array(items)? = value, !items.isEmpty else { return "-" }
+        return items.compactMap(\.stringValue).joined(separator: ", ")
+    }
+
+    static func number(_ value: JSONValue?) -> String {
+        switch value {
+        case let .int(number)?: return String(number)
+        case let .double(number)?: return number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
+        default: return "?"
+        }
+    }
+
+    static func hinges(_ value: JSONValue?) -> String {
+        guard case let .object(members)? = value, !members.isEmpty else { return "none" }
+        return members.map { "\($0.0) \(number($0.1))°" }.joined(separator: ", ")
+    }
+
+    static func format(_ value: JSONValue?) -> String {
+        guard let value, value != .null else { return "no format" }
+        return "\(value["pixelFormat"]?.stringValue ?? "?") \(number(value["width"]))x\(number(value["height"])) @ \(number(value["fps"])) fps"
+    }
+
+    static func virtualCamera(_ value: JSONValue?) -> String {
+        guard let value else { return "?" }
+        guard let source = value["source"]?.stringValue else {
+            return "none" + (value["reason"]?.stringValue.map { " (\($0))" } ?? "")
+        }
+        return "\(source), \(format(value["format"]))"
+    }
+
+    static func readiness(_ value: JSONValue?) -> String {
+        guard let state = value?["state"]?.stringValue else { return "?" }
+        return value?["reason"]?.stringValue.map { "\(state) (\($0))" } ?? state
+    }
+
+    static func yesNo(_ value: JSONValue?) -> String {
+        value == .bool(true) ? "yes" : "no"
+    }
+
+    /// "inner (pinned)" or "inner (by posture)".
+    static func viewed(_ viewed: JSONValue?, pinned: JSONValue?) -> String {
+        let name = viewed?.stringValue ?? "?"
+        if let pinned = pinned?.stringValue { return pinned == name ? "\(name) (pinned)" : "\(name) (pinned: \(pinned))" }
+        return "\(name) (by posture)"
+    }
+
+    /// The displays of a `directions` topic value as a table.
+    static func displaysTable(_ directions: JSONValue) -> String {
+        var table = TextTable(header: ["DISPLAY", "VIEWED", "OCCLUDED", "ROTATION", "FORWARD", "BACKWARD"])
+        let viewed = directions["viewedDisplay"]?.stringValue
+        if case let .object(displays)? = directions["displays"] {
+            for (id, display) in displays {
+                table.add([id, id == viewed ? "yes" : "", yesNo(display["occluded"]), "\(number(display["screenRotation"]))°",
+                           list(display["forward"]), list(display["backward"])])
+            }
+        }
+        return table.render()
+    }
+}

@@ -1,0 +1,88 @@
+import FoldcamClient
+import FoldcamCore
+import FoldcamIO
+import Foundation
+
+/// `foldcamctl watch [TOPIC ...]`: one line per change until interrupted. Each topic's current
+/// value comes first; when the daemon restarts the watch reconnects and carries on.
+enum WatchCommand {
+    static func run(_ arguments: inout CommandLineArguments, _ daemon: DaemonContext) async throws -> Int32 {
+        var topics: [Topic] = []
+        while let name = arguments.takePositional() {
+            guard let topic = Topic(rawValue: name) else {
+                throw CommandLineArguments.UsageError(description: "watch: unknown topic \"\(name)\" (topics: \(Topic.allCases.map(\.rawValue).joined(separator: ", ")))")
+            }
+            topics.append(topic)
+        }
+        try arguments.finish()
+        if topics.isEmpty { topics = Topic.allCases }
+        var connectedOnce = false
+        var outageReported = false
+        for await update in FoldcamClient.updates(topics: topics, socketPath: daemon.socketPath) {
+            switch update {
+            case let .connected(path):
+                if outageReported { ControlTool.report("reconnected to \(path)") }
+                connectedOnce = true
+                outageReported = false
+            case let .event(event):
+                daemon.emit(daemon.json ? rawLine(event) : line(event))
+            case let .disconnected(error, _):
+                // Absent at the start: say how to start it and exit 1. Later: ride it out.
+                guard connectedOnce else { throw error }
+                if !outageReported { ControlTool.report("\(error); reconnecting (Ctrl-C to stop)") }
+                outageReported = true
+            }
+        }
+        return 0
+    }
+
+    static func rawLine(_ event: FoldcamEvent) -> String {
+        JSONValue.object([("event", .string(event.name)), ("seq", .int(event.seq)), ("data", event.data)]).compactText
+    }
+
+    /// `12:00:01.234  #8    posture        halfOpen; fold 140°; viewed inner (by posture)`
+    static func line(_ event: FoldcamEvent) -> String {
+        let name = event.name.padding(toLength: max(event.name.count, 13), withPad: " ", startingAt: 0)
+        let seq = "#\(event.seq)".padding(toLength: 6, withPad: " ", startingAt: 0)
+        return "\(timestamp())  \(seq)\(name)  \(summary(event))"
+    }
+
+    static func summary(_ event: FoldcamEvent) -> String {
+        let data = event.data
+        switch event.topic {
+        case .posture?:
+            return "\(data["posture"]?.stringValue ?? "?"); \(Describe.hinges(data["hinges"])); viewed \(Describe.viewed(data["viewedDisplay"], pinned: data["pinnedDisplay"]))"
+        case .directions?:
+            guard case let .object(displays)? = data["displays"] else { return data.compactText }
+            let parts = displays.map { id, display in
+                "\(id) -> \(Describe.list(display["forward"]))" + (display["occluded"] == .bool(true) ? " (occluded)" : "")
+            }
+            return "viewed \(data["viewedDisplay"]?.stringValue ?? "?"); " + parts.joined(separator: "; ")
+        case .virtualCamera?:
+            return "source " + Describe.virtualCamera(data)
+        case .readiness?:
+            return Describe.readiness(data)
+        case .devices?:
+            guard case let .array(cameras)? = data["cameras"] else { return data.compactText }
+            return cameras.map { camera in
+                let id = camera["rigCamera"]?.stringValue ?? camera["uniqueID"]?.stringValue ?? "?"
+                if camera["available"] == .bool(false) { return "\(id) " + (camera["reason"]?.stringValue ?? "unavailable") }
+                return "\(id) ok"
+            }.joined(separator: "; ")
+        case nil:
+            return data.compactText
+        }
+    }
+
+    static func timestamp() -> String {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        var seconds = now.tv_sec
+        var local = tm()
+        localtime_r(&seconds, &local)
+        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        let millis = now.tv_nsec / 1_000_000
+        let millisText = millis < 10 ? "00\(millis)" : millis < 100 ? "0\(millis)" : "\(millis)"
+        return "\(two(local.tm_hour)):\(two(local.tm_min)):\(two(local.tm_sec)).\(millisText)"
+    }
+}

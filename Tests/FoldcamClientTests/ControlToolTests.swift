@@ -1,0 +1,125 @@
+import FoldcamClient
+import FoldcamCore
+import Glibc
+import Testing
+
+/// `foldcamctl` as a user runs it: output and exit codes (0 ok, 1 no daemon, 2 usage, 3 the
+/// daemon refused or failed the call).
+@Suite(.serialized)
+struct ControlToolTests {
+    struct Outcome {
+        var code: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Outcome {
+        let directory = try TemporaryDirectory()
+        let child = try ChildProcess(
+            executable: try Executables.path(of: "foldcamctl"), arguments: arguments,
+            stdoutPath: directory.file("out"), stderrPath: directory.file("err"), environment: environment)
+        guard let code = try await child.exitCode(timeout: .seconds(20)) else {
+            child.kill(9)
+            throw HarnessError("foldcamctl \(arguments.joined(separator: " ")) did not exit")
+        }
+        return Outcome(code: code, stdout: child.stdout, stderr: child.stderr)
+    }
+
+    @Test func absentDaemonExitsOneAndSaysHowToStartIt() async throws {
+        let directory = try TemporaryDirectory()
+        let path = directory.file("absent.sock")
+        for command in [["status"], ["devices"], ["pin", "outer"], ["watch"], ["sim", "hinge", "fold", "90"]] {
+            let outcome = try await Self.run(["--socket", path] + command)
+            #expect(outcome.code == 1, "\(command): \(outcome.stderr)")
+            #expect(outcome.stderr.contains("daemon not running at \(path)"))
+            #expect(outcome.stderr.contains("FOLDCAM_SOCKET"))
+        }
+        // The environment variable is honoured too.
+        let outcome = try await Self.run(["status"], environment: ["FOLDCAM_SOCKET": path])
+        #expect(outcome.code == 1)
+        #expect(outcome.stderr.contains(path))
+    }
+
+    @Test func badUsageExitsTwo() async throws {
+        for command in [[], ["frobnicate"], ["sim", "switch", "lid", "ajar"], ["sim", "hinge", "fold", "wide"], ["rotation", "outer"],
+                        ["watch", "weather"], ["status", "extra"], ["--socket"]] {
+            let outcome = try await Self.run(command)
+            #expect(outcome.code == 2, "\(command): \(outcome.stderr)")
+            #expect(!outcome.stderr.isEmpty)
+        }
+    }
+
+    @Test func commandsAgainstTheSimulatedDaemon() async throws {
+        let daemon = try await SimulatedDaemon()
+        let socket = ["--socket", daemon.socketPath]
+
+        let status = try await Self.run(socket + ["status"])
+        #expect(status.code == 0, "\(status.stderr)")
+        for text in ["rig             duo", "posture", "fold 180°", "viewed display  inner", "virtual camera  inner-front", "readiness       ready"] {
+            #expect(status.stdout.contains(text), "status lacks \(text):\n\(status.stdout)")
+        }
+
+        let pin = try await Self.run(socket + ["pin", "outer"])
+        #expect(pin.code == 0, "\(pin.stderr)")
+        #expect(pin.stdout.contains("virtual camera outer-front"))
+
+        let json = try await Self.run(socket + ["--json", "status"])
+        #expect(json.code == 0)
+        let parsed = try JSONParser.parse(String(json.stdout.split(separator: "\n").first ?? ""))
+        #expect(parsed["state"]?["pinnedDisplay"] == .string("outer"))
+        #expect(parsed["daemon"]?["rig"] == .string("duo"))
+
+        let hinge = try await Self.run(socket + ["sim", "hinge", "fold", "0"])
+        #expect(hinge.code == 0, "\(hinge.stderr)")
+        #expect(hinge.stdout.contains("posture closed"))
+
+        let gravity = try await Self.run(socket + ["sim", "gravity", "0", "-9.8", "0"])
+        #expect(gravity.code == 0, "\(gravity.stderr)")
+
+        let directions = try await Self.run(socket + ["directions", "--display", "outer"])
+        #expect(directions.code == 0)
+        #expect(directions.stdout.contains("outer: viewed"))
+
+        let devices = try await Self.run(socket + ["devices"])
+        #expect(devices.code == 0)
+        #expect(devices.stdout.contains("sim:duo:back"))
+
+        // Daemon errors: exit 3 with the code and message.
+        let unknown = try await Self.run(socket + ["pin", "nowhere"])
+        #expect(unknown.code == 3)
+        #expect(unknown.stderr.contains("invalidParams"))
+        #expect(unknown.stderr.contains("nowhere"))
+        let badRotation = try await Self.run(socket + ["rotation", "outer", "45"])
+        #expect(badRotation.code == 3)
+    }
+
+    @Test func watchPrintsEachChangeAndRidesOutARestart() async throws {
+        let daemon = try await SimulatedDaemon()
+        let directory = try TemporaryDirectory()
+        let watch = try ChildProcess(
+            executable: try Executables.path(of: "foldcamctl"), arguments: ["--socket", daemon.socketPath, "watch", "posture"],
+            stdoutPath: directory.file("out"), stderrPath: directory.file("err"))
+        func waitFor(_ text: String) async throws {
+            let deadline = ContinuousClock.now + .seconds(20)
+            while !watch.stdout.contains(text) {
+                guard ContinuousClock.now < deadline, !watch.hasExited else {
+                    throw HarnessError("watch never printed \(text):\n\(watch.stdout)\n\(watch.stderr)")
+                }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        try await waitFor("posture        open; fold 180°")  // the current value first
+        try await daemon.setHinge(90)
+        try await waitFor("halfOpen; fold 90°")
+        try await daemon.killHard()
+        try await daemon.start()
+        try await daemon.setHinge(0)
+        try await waitFor("closed; fold 0°")
+        #expect(watch.stderr.contains("reconnecting"))
+        watch.kill(SIGINT)
+        _ = try await watch.exitCode(timeout: .seconds(10))
+        // open 180 (current value), halfOpen 90, then closed 0 from the new daemon (its start-up
+        // value too, if the watch reconnected before the hinge moved).
+        #expect(watch.stdout.split(separator: "\n").count >= 3)
+    }
+}
