@@ -206,7 +206,8 @@ final class SimulatedDaemon: Sendable {
             executable: try Executables.path(of: "foldcamd"), arguments: ["--simulate", "--quiet", "--rig", rig, "--socket", socketPath],
             stdoutPath: directory.file("stdout.\(number)"), stderrPath: directory.file("stderr.\(number)"))
         process.withLock { $0 = child }
-        let deadline = ContinuousClock.now + .seconds(20)
+        // Generous: CI machines run many test daemons at once on 2 cores.
+        let deadline = ContinuousClock.now + .seconds(60)
         while ContinuousClock.now < deadline {
             if child.hasExited { throw HarnessError("foldcamd exited during start-up:\n\(child.stderr)") }
             if let connection = try? FoldcamConnection(path: socketPath) {
