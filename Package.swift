@@ -12,6 +12,7 @@ let package = Package(
         .executable(name: "foldcamd", targets: ["foldcamd"]),
         .executable(name: "foldcamctl", targets: ["foldcamctl"]),
         .executable(name: "foldcam-bench", targets: ["FoldcamBench"]),
+        .executable(name: "foldcam-socket-bench", targets: ["FoldcamSocketBench"]),
     ],
     targets: [
         // Build tool: turns the preset rig JSON files into Swift string literals, so the JSON
@@ -37,6 +38,13 @@ let package = Package(
         .target(name: "FoldcamPlatform", dependencies: ["CLinuxShims"]),
         // The I/O layer: files, logging (later: devices). The only place that reads files.
         .target(name: "FoldcamIO", dependencies: ["FoldcamCore"]),
+        // The Debian C libraries the device layer uses; shim.h re-exports their macros with prefixes.
+        .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        .systemLibrary(name: "CLibInput", pkgConfig: "libinput", providers: [.apt(["libinput-dev"])]),
+        .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
+        // Real hardware: cameras (libudev + libv4l2), switches (libinput), IIO sensors. C calls
+        // stay in its thin owner types; only descriptors and InputEvents leave it.
+        .target(name: "FoldcamDevices", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "CUdev", "CLibInput", "CV4L2"]),
         // Frames for the virtual camera: formats, transforms, synthetic sources, the snapshot
         // ring and the switching state machine. Pure Swift, no I/O.
         .target(name: "FoldcamVideo", dependencies: ["FoldcamCore"]),
@@ -45,16 +53,25 @@ let package = Package(
         .systemLibrary(name: "CVideoStreaming"),
         .target(name: "FoldcamCapture", dependencies: ["FoldcamVideo", "FoldcamPlatform", "FoldcamCore", "CPNG", "CVideoStreaming", "CLinuxShims"]),
         // The daemon: event loop, socket server, request handling. Executables stay thin.
-        .target(name: "FoldcamDaemon", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamRender", "FoldcamVideo", "FoldcamCapture"]),
-        .executableTarget(name: "foldcamd", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamDaemon"]),
+        .target(name: "FoldcamDaemon", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamRender", "FoldcamVideo", "FoldcamCapture", "FoldcamDevices"]),
         // The client library kiosk code imports: requests, events, reconnecting direction maps.
         .target(name: "FoldcamClient", dependencies: ["FoldcamCore", "FoldcamPlatform"]),
+        .executableTarget(name: "foldcamd", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamDaemon"]),
         .executableTarget(name: "foldcamctl", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamRender", "FoldcamClient"]),
         .executableTarget(name: "FoldcamBench", dependencies: ["FoldcamCore"]),
+        // Socket figures: round trip vs an echo server, fan-out to 1,000 subscribers, idle RSS and
+        // wake-ups of a running foldcamd (docs/benchmarks.md). Release build only.
+        .executableTarget(name: "FoldcamSocketBench", dependencies: ["FoldcamPlatform", "CLinuxShims"]),
         .testTarget(name: "FoldcamCoreTests", dependencies: ["FoldcamCore", "FoldcamRender"]),
+        // The client library and foldcamctl against a real foldcamd --simulate (binaries found
+        // next to the test bundle).
         .testTarget(name: "FoldcamClientTests", dependencies: ["FoldcamClient", "FoldcamCore"]),
         .testTarget(name: "FoldcamVideoTests", dependencies: ["FoldcamVideo", "FoldcamCore"]),
         .testTarget(name: "FoldcamCaptureTests", dependencies: ["FoldcamCapture", "FoldcamVideo"]),
+        // End-to-end: runs the built foldcamd binary (found next to the test bundle) as a child
+        // process and talks to it over its real Unix socket.
+        .testTarget(name: "FoldcamDaemonTests", dependencies: ["FoldcamCore"]),
+        .testTarget(name: "FoldcamDevicesTests", dependencies: ["FoldcamDevices", "FoldcamCore"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -7,7 +7,8 @@ public struct CameraDirection: Sendable, Equatable {
     /// True when the camera faces the display's viewer.
     public var forward: Bool
     /// Angle in degrees between the camera's axis and the display's normal.
-    public var theta: Double
+    /// Angle between camera axis and display normal; only in full `state` snapshots.
+    public var theta: Double?
     /// Mirror the preview on this display (forward cameras, like a selfie view).
     public var mirror: Bool
     /// Rotate the preview by this many degrees clockwise to look upright on this display.
@@ -15,7 +16,7 @@ public struct CameraDirection: Sendable, Equatable {
     /// Rotation to record in captured media's metadata.
     public var captureRotation: Int
 
-    public init(camera: String, forward: Bool, theta: Double, mirror: Bool, previewRotation: Int, captureRotation: Int) {
+    public init(camera: String, forward: Bool, theta: Double?, mirror: Bool, previewRotation: Int, captureRotation: Int) {
         self.camera = camera
         self.forward = forward
         self.theta = theta
@@ -79,7 +80,7 @@ public struct DirectionMap: Sendable, Equatable {
             for (id, value) in members {
                 guard case let .bool(isForward)? = value["forward"], case let .bool(mirror)? = value["mirror"] else { return nil }
                 cameras.append(CameraDirection(
-                    camera: id, forward: isForward, theta: value["theta"]?.numberValue ?? 0, mirror: mirror,
+                    camera: id, forward: isForward, theta: value["theta"]?.numberValue, mirror: mirror,
                     previewRotation: Int(value["previewRotation"]?.numberValue ?? 0),
                     captureRotation: Int(value["captureRotation"]?.numberValue ?? 0)))
             }

@@ -20,20 +20,23 @@ public enum StateEncoder {
         .object(rig.hinges.indices.map { (rig.hinges[$0].id, .double(rounded(state.hingeAngles[$0], places: 2))) })
     }
 
-    /// One display's direction map (also the `directions` socket reply for that display).
-    public static func display(_ index: Int, _ state: FoldState, rig: Rig) -> JSONValue {
+    /// One display's direction map. θ (informational, moving with every hinge reading) is left
+    /// out of the socket's `directions` values so that each event carries the topic's whole
+    /// current value: the daemon publishes on decisions, not on every degree.
+    public static func display(_ index: Int, _ state: FoldState, rig: Rig, includeTheta: Bool = true) -> JSONValue {
         let display = state.displays[index]
         let cameraIDs = { (indices: [Int]) in JSONValue.array(indices.map { .string(rig.cameras[$0].id) }) }
         var pairs: [(String, JSONValue)] = []
         for camera in display.forward + display.backward {
             guard let pair = display.pairs[camera] else { continue }
-            pairs.append((rig.cameras[camera].id, .object([
-                ("forward", .bool(pair.forward)),
-                ("theta", .double(rounded(pair.theta, places: 1))),
+            var members: [(String, JSONValue)] = [("forward", .bool(pair.forward))]
+            if includeTheta { members.append(("theta", .double(rounded(pair.theta, places: 1)))) }
+            members += [
                 ("mirror", .bool(pair.mirror)),
                 ("previewRotation", .int(pair.previewRotation)),
                 ("captureRotation", .int(state.cameras[camera].captureRotation)),
-            ])))
+            ]
+            pairs.append((rig.cameras[camera].id, .object(members)))
         }
         return .object([
             ("occluded", .bool(display.occluded)),

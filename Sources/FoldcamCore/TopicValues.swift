@@ -5,7 +5,7 @@ public enum TopicValues {
         case .directions:
             return .object([
                 ("viewedDisplay", .string(rig.displays[state.viewedDisplay].id)),
-                ("displays", .object(rig.displays.indices.map { (rig.displays[$0].id, StateEncoder.display($0, state, rig: rig)) })),
+                ("displays", .object(rig.displays.indices.map { (rig.displays[$0].id, StateEncoder.display($0, state, rig: rig, includeTheta: false)) })),
             ])
         case .posture:
             return .object([

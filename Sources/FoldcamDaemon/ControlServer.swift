@@ -70,7 +70,7 @@ final class ControlServer {
             let credentials = try? connection.peerCredentials()
             if sessions.count >= limits.maxClients {
                 let failure = WireProtocol.Failure(code: .tooManyClients, message: "the daemon serves at most \(limits.maxClients) clients; try again later")
-                _ = (WireProtocol.reply(failure).compactText + "\n").utf8.withContiguousStorageIfAvailable { try? connection.send(UnsafeRawBufferPointer($0)) }
+                _ = WireProtocol.reply(failure).jsonLine.withUnsafeBytes { try? connection.send($0) }
                 log.warning("refused a client (pid \(credentials.map { String($0.pid) } ?? "?")): \(limits.maxClients) clients already connected")
                 connection.close()
                 continue
@@ -99,12 +99,15 @@ final class ControlServer {
         if readiness.readable || readiness.closed { readAvailable(session) }
     }
 
+    /// One receive buffer for all clients (the loop runs one handler at a time), so a read
+    /// does not allocate and clear 16 KiB.
+    private var readBuffer = [UInt8](repeating: 0, count: 16 * 1024)
+
     private func readAvailable(_ session: ClientSession) {
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
         while !session.closeAfterFlush {
             let count: Int?
             do {
-                count = try chunk.withUnsafeMutableBytes { try session.connection.receive(into: $0) }
+                count = try readBuffer.withUnsafeMutableBytes { try session.connection.receive(into: $0) }
             } catch {
                 drop(session, reason: "read failed: \(error)")
                 return
@@ -114,7 +117,7 @@ final class ControlServer {
                 drop(session, reason: nil)  // client closed
                 return
             }
-            session.input.append(contentsOf: chunk[..<count])
+            session.input.append(contentsOf: readBuffer[..<count])
             processLines(session)
         }
     }
@@ -195,7 +198,7 @@ final class ControlServer {
         guard let handler, sessions[session.connection.descriptor.rawValue] === session else { return }
         for topic in topics.sorted() {
             let line = WireProtocol.event(topic, seq: handler.currentSeq, data: handler.currentValue(of: topic))
-            session.enqueueEvent(topic, seq: handler.currentSeq, line: Array((line.compactText + "\n").utf8), now: clock.now)
+            session.enqueueEvent(topic, seq: handler.currentSeq, line: line.jsonLine, now: clock.now)
         }
         flush(session)
     }
@@ -213,7 +216,7 @@ final class ControlServer {
     // MARK: Writing
 
     private func send(_ value: JSONValue, to session: ClientSession) {
-        session.enqueueReply(Array((value.compactText + "\n").utf8), now: clock.now)
+        session.enqueueReply(value.jsonLine, now: clock.now)
         if session.pendingBytes > ClientSession.hardLimit {
             drop(session, reason: "more than \(ClientSession.hardLimit) bytes of replies unread")
             return
@@ -223,7 +226,7 @@ final class ControlServer {
 
     /// Sends one event to every subscriber of its topic. The line is encoded once and shared.
     func publish(_ topic: Topic, seq: Int, data: JSONValue) {
-        let line = Array((WireProtocol.event(topic, seq: seq, data: data).compactText + "\n").utf8)
+        let line = WireProtocol.event(topic, seq: seq, data: data).jsonLine
         let now = clock.now
         for session in Array(sessions.values) where session.subscriptions.contains(topic) {
             session.enqueueEvent(topic, seq: seq, line: line, now: now)

@@ -30,7 +30,8 @@ final class Daemon: RequestHandling {
     init(mode: Mode, rig: Rig, authorizer: Authorizer, log: Log) {
         self.mode = mode
         engine = FoldEngine(rig: rig)
-        descriptors = CameraDescriptor.simulated(rig)
+        // Hardware mode starts empty: the device layer's first inventory fills it before READY=1.
+        descriptors = mode == .simulate ? CameraDescriptor.simulated(rig) : []
         self.authorizer = authorizer
         self.log = log
         for topic in Topic.allCases { published[topic] = currentValue(of: topic) }
@@ -38,7 +39,12 @@ final class Daemon: RequestHandling {
 
     var rig: Rig { engine.rig }
     var currentSeq: Int { seq }
-    var readiness: Readiness { Readiness.derived(from: engine.state) }
+    /// The running producer's view when there is one, else what the decision alone implies.
+    var readiness: Readiness { virtualCamera?.readiness ?? Readiness.derived(from: engine.state) }
+    /// The virtual camera producer's controller, when the producer runs.
+    var virtualCamera: VirtualCameraController? {
+        didSet { virtualCamera?.update(state: engine.state, rig: rig, plan: engine.plan) }
+    }
 
     func currentValue(of topic: Topic) -> JSONValue {
         TopicValues.value(topic, state: engine.state, rig: rig, plan: engine.plan, devices: descriptors, readiness: readiness)
@@ -50,6 +56,7 @@ final class Daemon: RequestHandling {
         for warning in update.warnings { log.warning(warning) }
         guard !update.change.isEmpty else { return }
         recordShowing()
+        virtualCamera?.update(state: engine.state, rig: rig, plan: engine.plan)
         publish(candidates: Self.topics(for: update.change))
         onChange?(update.state, update.change)
     }
@@ -58,6 +65,13 @@ final class Daemon: RequestHandling {
     private func recordShowing() {
         let source = engine.state.virtualCamera.source
         snapshots?.record(camera: source, rotation: source.map { engine.state.cameras[$0].captureRotation } ?? 0, at: MonotonicClock.nanoseconds)
+    }
+
+    /// Replaces the cameras present (hardware mode: the device layer's inventory after every
+    /// hotplug) and publishes the `devices` topic if it changed.
+    func replaceDescriptors(_ newDescriptors: [CameraDescriptor]) {
+        descriptors = newDescriptors
+        publish(candidates: [.devices])
     }
 
     /// Topics a change may affect; each is compared with what was last sent before publishing.
@@ -71,7 +85,7 @@ final class Daemon: RequestHandling {
         return topics
     }
 
-    private func publish(candidates: [Topic]) {
+    func publish(candidates: [Topic]) {
         for topic in candidates {
             let value = currentValue(of: topic)
             guard published[topic] != value else { continue }
@@ -85,7 +99,7 @@ final class Daemon: RequestHandling {
     func replaceRig(_ newRig: Rig) {
         let old = engine
         engine = FoldEngine(rig: newRig)
-        descriptors = CameraDescriptor.simulated(newRig)
+        descriptors = mode == .simulate ? CameraDescriptor.simulated(newRig) : []
         for (index, display) in old.rig.displays.enumerated() {
             if let newIndex = newRig.displayIndex(display.id), old.state.screenRotations[index] != 0 {
                 _ = engine.apply(.screenRotation(display: newIndex, degrees: old.state.screenRotations[index]))
@@ -100,6 +114,7 @@ final class Daemon: RequestHandling {
             }
         }
         recordShowing()
+        virtualCamera?.update(state: engine.state, rig: rig, plan: engine.plan)
         publish(candidates: Topic.allCases)
         onChange?(engine.state, StateChange(from: old.state, to: engine.state))
     }
@@ -160,7 +175,7 @@ final class Daemon: RequestHandling {
                 guard let display = rig.displayIndex(displayID) else {
                     throw params.failure("params.display: unknown display \"\(displayID)\" (displays: \(rig.displays.map(\.id).joined(separator: ", ")))")
                 }
-                guard case var .object(members) = StateEncoder.display(display, engine.state, rig: rig) else { return .null }
+                guard case var .object(members) = StateEncoder.display(display, engine.state, rig: rig, includeTheta: false) else { return .null }
                 members.insert(("display", .string(displayID)), at: 0)
                 members.insert(("viewed", .bool(engine.state.viewedDisplay == display)), at: 1)
                 return .object(members)
@@ -177,7 +192,7 @@ final class Daemon: RequestHandling {
             let degrees = try params.number("rotation")
             guard [0, 90, 180, 270].contains(degrees) else { throw params.failure("params.rotation: \(degrees) is not one of 0, 90, 180, 270") }
             apply(.screenRotation(display: display, degrees: Int(degrees)))
-            return StateEncoder.display(display, engine.state, rig: rig)
+            return StateEncoder.display(display, engine.state, rig: rig, includeTheta: false)
         default:
             if request.method.hasPrefix("simulate.") { return try simulate(request, params) }
             throw WireProtocol.Failure(id: request.id, code: .unknownMethod, message: "unknown method \"\(request.method)\" (see \"hello\" for the list)")

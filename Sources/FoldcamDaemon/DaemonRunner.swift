@@ -17,6 +17,8 @@ public struct DaemonOptions: Sendable {
     public var printDecisions = true
     /// Stop when the sweep's cycles are done (for demos and tests).
     public var exitAfterSweep = false
+    /// The v4l2loopback node to feed (overrides the config's loopbackDevice/loopbackLabel).
+    public var loopback: String?
 
     public static let defaultConfigPath = "/etc/foldcam/foldcam.json"
 
@@ -30,6 +32,8 @@ public final class DaemonRunner {
     private var log: Log
     private let environment: [String: String]
     private var config = DaemonConfig()
+    /// The device layer (hardware mode only).
+    private var hardware: HardwareInputs?
 
     public init(options: DaemonOptions, environment: [String: String]) {
         self.options = options
@@ -70,15 +74,11 @@ public final class DaemonRunner {
         let rig: Rig
         (config, rig) = try Self.loadConfiguration(options)
         log.threshold = Self.priority(config.logLevel)
-        guard options.simulate else {
-            log.error("hardware mode (cameras through libudev/V4L2, hinge sensors through IIO/libinput) is not available in this build yet; run with --simulate")
-            return 2
-        }
 
         let loop = try EventLoop()
         let listener = try makeListener()
         let server = try ControlServer(loop: loop, listener: listener, limits: limits(config), log: log)
-        let daemon = Daemon(mode: .simulate, rig: rig, authorizer: authorizer(config), log: log)
+        let daemon = Daemon(mode: options.simulate ? .simulate : .hardware, rig: rig, authorizer: authorizer(config), log: log)
         server.handler = daemon
         daemon.server = server
         let snapshots = try SnapshotService()
@@ -137,12 +137,19 @@ public final class DaemonRunner {
             }
         }
 
+        // Hardware: the first device inventory completes here, before READY=1.
+        if !options.simulate { hardware = try HardwareInputs(daemon: daemon, loop: loop, config: config, log: log) }
+
+        let producer = try VirtualCameraSetup.start(daemon: daemon, loop: loop, snapshots: snapshots, config: config, explicitNode: options.loopback, log: log)
+
         let socketDescription = listener.ownedPath ?? "the socket passed by systemd"
         log.info("foldcamd \(Daemon.version) serving \(socketDescription): rig \(rig.id), \(daemon.mode.rawValue) mode, \(rig.cameras.count) cameras")
         notifier.notify("READY=1\nSTATUS=serving \(socketDescription), rig \(rig.id) (\(daemon.mode.rawValue))")
         try loop.run()
 
         sweep.set(running: false)
+        producer?.send(.stop)
+        hardware?.stop()
         watchdogTimer?.cancel()
         server.shutdown()
         log.info("foldcamd stopped")
@@ -187,6 +194,7 @@ public final class DaemonRunner {
             server.limits = limits(newConfig)
             daemon.authorizer = authorizer(newConfig)
             daemon.replaceRig(newRig)
+            try hardware?.restart(config: newConfig, log: log)
             log.notice("reloaded: rig \(newRig.id)")
             notifier.notify("STATUS=reloaded, rig \(newRig.id)")
         } catch {

@@ -39,6 +39,8 @@ final class SnapshotService {
     static let span: UInt64 = 500_000_000
 
     private var history: [Showing] = []
+    /// When the producer runs, snapshots come from its ring of written frames.
+    var producer: VirtualCameraProducer?
     let completions: Mailbox<Completion>
     private let queue = DispatchQueue(label: "foldcam.snapshot")
 
@@ -77,6 +79,21 @@ final class SnapshotService {
             guard case let .bool(flag) = value else { throw params.failure("params.inline: expected true or false") }
             inline = flag
         }
+        if let producer {
+            guard let frame = producer.frame(nearest: moment) else {
+                throw WireProtocol.Failure(id: request.id, code: .unavailable, message: "no frame near \(moment) in the last 0.5 s")
+            }
+            let mirrored = producer.configuration.mirror
+            let requestID = request.id
+            let inline = inline
+            let completions = self.completions
+            queue.async {
+                // Ring frames are upright; undo a configured mirror: snapshots are never mirrored.
+                let upright = mirrored ? FrameTransform.applied(.init(rotation: 0, mirror: true), to: frame) : frame
+                completions.post(Completion(sessionID: sessionID, requestID: requestID, result: Self.encode(upright, requestID: requestID, rotation: nil, path: path, inline: inline)))
+            }
+            return
+        }
         guard let mode = plan.format else {
             throw WireProtocol.Failure(id: request.id, code: .unavailable, message: "the virtual camera has no format (its cameras share no mode)")
         }
@@ -97,24 +114,29 @@ final class SnapshotService {
             id: job.cameraID, index: job.cameraIndex, sensorRotation: job.sensorRotation, format: format,
             width: job.mode.width, height: job.mode.height, timestamp: job.timestamp)
         let upright = FrameTransform.applied(.init(rotation: job.rotation), to: raw)
+        return encode(upright, requestID: job.requestID, rotation: job.rotation, path: job.path, inline: job.inline)
+    }
+
+    private static func encode(_ frame: VideoFrame, requestID: JSONValue, rotation: Int?, path: String?, inline: Bool) -> Result<JSONValue, WireProtocol.Failure> {
         let png: [UInt8]
         do {
-            png = try PNGEncoder.encode(upright)
+            png = try PNGEncoder.encode(frame)
         } catch {
-            return .failure(WireProtocol.Failure(id: job.requestID, code: .internalError, message: "\(error)"))
+            return .failure(WireProtocol.Failure(id: requestID, code: .internalError, message: "\(error)"))
         }
         var members: [(String, JSONValue)] = [
-            ("timestamp", .int(Int(job.timestamp))), ("source", .string(job.cameraID)),
-            ("width", .int(upright.width)), ("height", .int(upright.height)), ("rotation", .int(job.rotation)),
-            ("mirrored", .bool(false)), ("bytes", .int(png.count)),
+            ("timestamp", .int(Int(frame.timestamp))), ("source", frame.source.map { .string($0) } ?? .null),
+            ("width", .int(frame.width)), ("height", .int(frame.height)),
         ]
-        if let path = job.path {
+        if let rotation { members.append(("rotation", .int(rotation))) }
+        members += [("mirrored", .bool(false)), ("bytes", .int(png.count))]
+        if let path {
             guard FileManager.default.createFile(atPath: path, contents: Data(png)) else {
-                return .failure(WireProtocol.Failure(id: job.requestID, code: .unavailable, message: "the daemon cannot write \(path) (it runs as its own user; ask for \"inline\": true and write the file yourself)"))
+                return .failure(WireProtocol.Failure(id: requestID, code: .unavailable, message: "the daemon cannot write \(path) (it runs as its own user; ask for \"inline\": true and write the file yourself)"))
             }
             members.append(("path", .string(path)))
         }
-        if job.inline { members.append(("png", .string(Data(png).base64EncodedString()))) }
+        if inline { members.append(("png", .string(Data(png).base64EncodedString()))) }
         return .success(.object(members))
     }
 }

@@ -17,6 +17,8 @@ enum ControlTool {
                                           (topics: \(Topic.allCases.map(\.rawValue).joined(separator: ", ")); default all)
           pin D | unpin                   pin the viewed display to D (a kiosk's window is on D) / undo
           rotation D DEG                  tell the daemon D's UI is rotated DEG (0, 90, 180, 270)
+          snapshot [--at NS] OUT.png      the virtual camera's frame nearest CLOCK_MONOTONIC time NS
+                                          (default now; kept 0.5 s), upright and unmirrored
           sim hinge ID DEG                simulated daemon only: set a hinge angle
           sim switch lid closed|open      ... the lid switch
           sim switch tabletMode on|off    ... the tablet-mode switch
@@ -75,6 +77,8 @@ enum ControlTool {
                 try await PinCommand.unpin(&arguments, daemon)
             } else if arguments.takeSubcommand("rotation") {
                 try await RotationCommand.run(&arguments, daemon)
+            } else if arguments.takeSubcommand("snapshot") {
+                try await SnapshotCommand.run(&arguments, daemon)
             } else if arguments.takeSubcommand("sim") {
                 try await SimCommand.run(&arguments, daemon)
             } else {

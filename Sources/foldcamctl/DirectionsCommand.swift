@@ -27,10 +27,10 @@ enum DirectionsCommand {
 
     /// One display's cameras: which way each faces, and how to show and record it.
     static func cameraTable(_ display: JSONValue) -> String {
-        var table = TextTable(header: ["CAMERA", "FACES", "THETA", "MIRROR", "PREVIEW", "CAPTURE"])
+        var table = TextTable(header: ["CAMERA", "FACES", "MIRROR", "PREVIEW", "CAPTURE"])
         if case let .object(cameras)? = display["cameras"] {
             for (camera, pair) in cameras {
-                table.add([camera, pair["forward"] == .bool(true) ? "forward" : "backward", "\(Describe.number(pair["theta"]))°",
+                table.add([camera, pair["forward"] == .bool(true) ? "forward" : "backward",
                            Describe.yesNo(pair["mirror"]), "\(Describe.number(pair["previewRotation"]))°", "\(Describe.number(pair["captureRotation"]))°"])
             }
         }

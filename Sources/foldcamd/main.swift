@@ -6,7 +6,8 @@ import Foundation
 // foldcamd: the foldcam daemon. See `foldcamd --help`.
 
 let usage = """
-    usage: foldcamd [--config FILE]                      serve real hardware (not in this build yet)
+    usage: foldcamd [--config FILE] [--socket PATH] [--quiet]   serve the real cameras and sensors
+           foldcamd --probe [--config FILE | --rig ID|FILE] [--json]
            foldcamd --simulate [--rig ID|FILE] [--sweep] [--cycles N] [--step-ms N] [--socket PATH] [--quiet]
            foldcamd scenario --rig ID|FILE --script FILE|-
            foldcamd --check-config [--config FILE | --rig ID|FILE]
@@ -20,8 +21,12 @@ let usage = """
       --socket PATH   listen here (default: $FOLDCAM_SOCKET, systemd's socket, /run/foldcam/foldcam.sock
                       as root, else $XDG_RUNTIME_DIR/foldcam.sock)
       --quiet         do not print decisions on stdout
+      --loopback NODE feed this v4l2loopback device (default: the config's loopbackDevice, or
+                      the device whose card label is the config's loopbackLabel, "foldcam")
       --config FILE   daemon configuration (default /etc/foldcam/foldcam.json)
       scenario        apply a scripted list of inputs; print one JSON state per step
+      --probe         list the cameras, IIO sensors and switches present and why each was
+                      classified as it was (rig camera, position and rotation sources); --json too
       --check-config  validate the configuration and rig, then exit (0 valid, 2 invalid)
     built-in rigs: \(RigPresets.ids.joined(separator: ", "))
     signals: SIGTERM/SIGINT stop cleanly; SIGHUP reloads the configuration and rig
@@ -46,6 +51,13 @@ do {
         let scriptPath = try arguments.requireValue("--script")
         try arguments.finish()
         try ScenarioCommand.run(rigSpec: rigSpec, scriptPath: scriptPath)
+    } else if arguments.takeFlag("--probe") {
+        var options = DaemonOptions()
+        options.configPath = arguments.takeValue("--config")
+        options.rig = arguments.takeValue("--rig")
+        let json = arguments.takeFlag("--json")
+        try arguments.finish()
+        exit(try ProbeCommand.run(options, json: json))
     } else if arguments.takeFlag("--check-config") {
         var options = DaemonOptions()
         options.configPath = arguments.takeValue("--config")
@@ -59,6 +71,7 @@ do {
         options.rig = arguments.takeValue("--rig")
         options.configPath = arguments.takeValue("--config")
         options.socketPath = arguments.takeValue("--socket")
+        options.loopback = arguments.takeValue("--loopback")
         options.sweep = arguments.takeFlag("--sweep")
         options.sweepCycles = try arguments.takeInt("--cycles", in: 1...1_000_000)
         options.exitAfterSweep = options.sweepCycles != nil

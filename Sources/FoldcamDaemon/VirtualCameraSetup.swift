@@ -1,0 +1,44 @@
+import FoldcamCapture
+import FoldcamCore
+import FoldcamIO
+import FoldcamPlatform
+import FoldcamVideo
+
+/// Starts the virtual camera producer when there is a loopback device to feed: the one named
+/// on the command line or in the config, or the one whose card label matches. Without one the
+/// daemon still decides and serves (and simulate-mode snapshots are drawn on demand).
+enum VirtualCameraSetup {
+    static func start(daemon: Daemon, loop: EventLoop, snapshots: SnapshotService, config: DaemonConfig, explicitNode: String?, log: Log) throws -> VirtualCameraProducer? {
+        let node = explicitNode ?? config.loopbackDevice ?? LoopbackOutput.find(label: config.loopbackLabel)
+        guard let node else {
+            log.info("virtual camera: no v4l2loopback device labelled \"\(config.loopbackLabel)\"; deciding without a producer (load v4l2loopback with card_label=\"\(config.loopbackLabel)\" to enable it)")
+            return nil
+        }
+        guard let mode = daemon.engine.plan.format else {
+            log.error("virtual camera: the pool's cameras share no mode; the producer cannot start")
+            return nil
+        }
+        guard let format = PixelFormat(rawValue: mode.pixelFormat), format.accepts(width: mode.width, height: mode.height) else {
+            log.error("virtual camera: format \(mode) is not one the producer handles (NV12, YUYV)")
+            return nil
+        }
+        let producer = try VirtualCameraProducer(configuration: .init(
+            outputNode: node, format: format, width: mode.width, height: mode.height, fps: mode.fps, mirror: daemon.rig.virtualCamera.mirror))
+        let controller = VirtualCameraController(producer: producer, log: log) { [unowned daemon] camera in
+            guard let index = daemon.rig.cameraIndex(camera) else { return nil }
+            if daemon.mode == .simulate {
+                return .synthetic(index: index, sensorRotation: daemon.rig.cameras[index].sensorRotation)
+            }
+            return daemon.descriptors.first { $0.rigCamera == camera }?.node.map { .device(node: $0) }
+        }
+        controller.onReadinessChange = { [unowned daemon] in daemon.publish(candidates: [.readiness]) }
+        try loop.register(producer.events.descriptor) { [unowned controller] _ in
+            for event in producer.events.drain() { controller.handle(event) }
+        }
+        producer.start()
+        snapshots.producer = producer
+        daemon.virtualCamera = controller
+        log.info("virtual camera: feeding \(node) with \(mode)")
+        return producer
+    }
+}

@@ -1,0 +1,122 @@
+import FoldcamCore
+import FoldcamIO
+
+/// The cameras present now, keyed by sysfs path, and what their comings and goings mean to the
+/// engine (`cameraPlugged`, `cameraUnplugged`, `cameraBusy`). Lives on the device thread; the
+/// prober is injected so tests can answer for devices.
+public struct CameraInventory {
+    public typealias Prober = (String) throws(DeviceError) -> V4L2Answers
+
+    /// What became of one video4linux node.
+    public enum Entry: Sendable, Equatable {
+        case camera(CameraDescriptor)
+        case skipped(reason: String)
+        /// EBUSY while probing; `rigCamera` when udev already says which camera it is.
+        case busy(rigCamera: Int?, DeviceError)
+        case failed(DeviceError)
+    }
+
+    public let rig: Rig
+    let loopback: CameraClassifier.Loopback
+    let prober: Prober
+    public private(set) var entries: [String: (record: UdevRecord, entry: Entry)] = [:]
+    /// What the engine was last told per rig camera. The engine starts with every camera
+    /// plugged, so the first inventory reports the missing ones as unplugged.
+    private var toldPresent: [Bool]
+    private var toldBusy: [Bool]
+
+    public init(rig: Rig, loopback: CameraClassifier.Loopback, prober: @escaping Prober = V4L2Prober.probe) {
+        self.rig = rig
+        self.loopback = loopback
+        self.prober = prober
+        toldPresent = Array(repeating: true, count: rig.cameras.count)
+        toldBusy = Array(repeating: false, count: rig.cameras.count)
+    }
+
+    /// Descriptors of the cameras present: rig cameras in rig order, then the rest by id.
+    public var descriptors: [CameraDescriptor] {
+        let cameras = entries.values.compactMap { item -> CameraDescriptor? in
+            if case let .camera(descriptor) = item.entry { return descriptor }
+            return nil
+        }
+        return cameras.sorted { a, b in
+            let ia = a.rigCamera.flatMap(rig.cameraIndex) ?? Int.max
+            let ib = b.rigCamera.flatMap(rig.cameraIndex) ?? Int.max
+            return ia != ib ? ia < ib : a.uniqueID < b.uniqueID
+        }
+    }
+
+    /// A node appeared or changed: probe it (blocking) and classify it.
+    public mutating func update(_ record: UdevRecord, log: Log) -> [InputEvent] {
+        entries[record.syspath] = (record, examine(record, log: log))
+        return reconcile()
+    }
+
+    /// A node went away.
+    public mutating func remove(syspath: String, log: Log) -> [InputEvent] {
+        if let old = entries.removeValue(forKey: syspath), case let .camera(descriptor) = old.entry {
+            log.info("camera removed: \(descriptor.localizedName) (\(descriptor.uniqueID))\(descriptor.rigCamera.map { " = rig camera \($0)" } ?? "")")
+        }
+        return reconcile()
+    }
+
+    /// Probes again every node that was busy; true while some still are.
+    public mutating func retryBusy(log: Log) -> (events: [InputEvent], stillBusy: Bool) {
+        for (syspath, item) in entries {
+            if case .busy = item.entry { entries[syspath] = (item.record, examine(item.record, log: log)) }
+        }
+        let stillBusy = entries.values.contains { if case .busy = $0.entry { return true } else { return false } }
+        return (reconcile(), stillBusy)
+    }
+
+    func examine(_ record: UdevRecord, log: Log) -> Entry {
+        guard let node = record.devnode else { return .skipped(reason: "no device node") }
+        let answers: V4L2Answers
+        do {
+            answers = try prober(node)
+        } catch {
+            let rigCamera = record.properties["FOLDCAM_CAMERA"].flatMap(rig.cameraIndex)
+            if error.isBusy {
+                log.warning("\(error); will retry\(rigCamera.map { " (rig camera \(rig.cameras[$0].id) is busy)" } ?? "")")
+                return .busy(rigCamera: rigCamera, error)
+            }
+            log.warning("\(error); \(error.isVanished ? "the device vanished while being probed" : "skipping it")")
+            return .failed(error)
+        }
+        switch CameraClassifier.classify(record, answers, rig: rig, loopback: loopback) {
+        case let .camera(descriptor, warnings):
+            for warning in warnings { log.warning(warning) }
+            log.info("camera \(node): \(descriptor.localizedName) (\(descriptor.uniqueID)) \(descriptor.rigCamera.map { "= rig camera \($0)" } ?? "matches no rig camera")")
+            return .camera(descriptor)
+        case let .skipped(reason):
+            log.debug("\(node) skipped: \(reason)")
+            return .skipped(reason: reason)
+        }
+    }
+
+    /// Compares what is present and busy with what the engine was told; returns the news.
+    mutating func reconcile() -> [InputEvent] {
+        var present = Array(repeating: false, count: rig.cameras.count)
+        var busy = present
+        for item in entries.values {
+            switch item.entry {
+            case let .camera(descriptor):
+                if let index = descriptor.rigCamera.flatMap(rig.cameraIndex) { present[index] = true }
+            case let .busy(rigCamera?, _):
+                present[rigCamera] = true
+                busy[rigCamera] = true
+            default: break
+            }
+        }
+        var events: [InputEvent] = []
+        for index in rig.cameras.indices {
+            if present[index] != toldPresent[index] {
+                events.append(present[index] ? .cameraPlugged(camera: index) : .cameraUnplugged(camera: index))
+            }
+            if busy[index] != toldBusy[index] { events.append(.cameraBusy(camera: index, busy: busy[index])) }
+        }
+        toldPresent = present
+        toldBusy = busy
+        return events
+    }
+}

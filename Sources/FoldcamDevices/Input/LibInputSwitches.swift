@@ -1,0 +1,95 @@
+import CLibInput
+import FoldcamPlatform
+import Glibc
+
+/// Lid and tablet-mode switches through libinput's udev backend, on one seat.
+///
+/// Trust is libinput's: it reports only switches it believes. A lid switch its quirks mark
+/// unreliable (`AttrLidSwitchReliability`), or a tablet-mode switch marked
+/// `ModelTabletModeSwitchUnreliable`, never produces events here, so foldcam follows the same
+/// judgement as the desktop and does not read evdev itself. A switch that is on when its device
+/// appears is reported right after the device (libinput syncs initial state).
+/// - SeeAlso: https://wayland.freedesktop.org/libinput/doc/latest/switches.html
+final class LibInputSwitches {
+    private let handle: OpaquePointer
+    private let context: UdevContext
+    /// A duplicate of libinput's epoll descriptor for the event loop.
+    let descriptor: FileDescriptor
+
+    /// libinput opens devices through these callbacks. They must not capture anything, and the
+    /// struct must outlive every context, so it lives in static storage.
+    nonisolated(unsafe) private static let interface: UnsafeMutablePointer<libinput_interface> = {
+        let pointer = UnsafeMutablePointer<libinput_interface>.allocate(capacity: 1)
+        pointer.initialize(to: libinput_interface(
+            open_restricted: { path, flags, _ in
+                guard let path else { return -EINVAL }
+                var fd = clibinput_open(path, flags | clibinput_O_CLOEXEC)
+                // Switches only need reading; a service allowed just that (DeviceAllow=... r)
+                // still gets its lid and tablet-mode events.
+                if fd < 0, errno == EACCES || errno == EPERM, flags & O_ACCMODE == O_RDWR {
+                    fd = clibinput_open(path, (flags & ~O_ACCMODE) | O_RDONLY | clibinput_O_CLOEXEC)
+                }
+                return fd >= 0 ? fd : -errno
+            },
+            close_restricted: { fd, _ in
+                _ = close(fd)  // an evdev node: nothing is lost when close reports an error
+            }))
+        return pointer
+    }()
+
+    init(_ context: UdevContext, seat: String) throws(DeviceError) {
+        guard let handle = libinput_udev_create_context(Self.interface, nil, context.handle) else {
+            throw DeviceError(device: "libinput", call: "libinput_udev_create_context", .failed(Errno(rawValue: errno)))
+        }
+        self.handle = handle
+        self.context = context
+        guard libinput_udev_assign_seat(handle, seat) == 0 else {
+            libinput_unref(handle)
+            throw DeviceError(device: "libinput seat \(seat)", call: "libinput_udev_assign_seat", .failed(.noEntry))
+        }
+        let duplicate = fcntl(libinput_get_fd(handle), F_DUPFD_CLOEXEC, 0)
+        guard duplicate >= 0 else {
+            let error = Errno(rawValue: errno)
+            libinput_unref(handle)
+            throw DeviceError(device: "libinput", call: "fcntl(F_DUPFD_CLOEXEC)", .failed(error))
+        }
+        descriptor = FileDescriptor(owning: duplicate)
+    }
+
+    deinit { libinput_unref(handle) }
+
+    enum Event {
+        case switchDevice(name: String, lid: Bool, tabletMode: Bool)
+        case toggled(SwitchTranslation.Switch, on: Bool)
+    }
+
+    /// Processes what libinput has pending and returns the events foldcam cares about.
+    /// - SeeAlso: libinput_dispatch, libinput_get_event
+    func drain() throws(DeviceError) -> [Event] {
+        let result = libinput_dispatch(handle)
+        if result < 0 { throw DeviceError(device: "libinput", call: "libinput_dispatch", .failed(Errno(rawValue: -result))) }
+        var events: [Event] = []
+        while let event = libinput_get_event(handle) {
+            defer { libinput_event_destroy(event) }
+            switch libinput_event_get_type(event) {
+            case LIBINPUT_EVENT_DEVICE_ADDED:
+                guard let device = libinput_event_get_device(event), libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_SWITCH) != 0 else { continue }
+                events.append(.switchDevice(
+                    name: String(cString: libinput_device_get_name(device)),
+                    lid: libinput_device_switch_has_switch(device, LIBINPUT_SWITCH_LID) == 1,
+                    tabletMode: libinput_device_switch_has_switch(device, LIBINPUT_SWITCH_TABLET_MODE) == 1))
+            case LIBINPUT_EVENT_SWITCH_TOGGLE:
+                guard let toggle = libinput_event_get_switch_event(event) else { continue }
+                let on = libinput_event_switch_get_switch_state(toggle) == LIBINPUT_SWITCH_STATE_ON
+                switch libinput_event_switch_get_switch(toggle) {
+                case LIBINPUT_SWITCH_LID: events.append(.toggled(.lid, on: on))
+                case LIBINPUT_SWITCH_TABLET_MODE: events.append(.toggled(.tabletMode, on: on))
+                default: continue
+                }
+            default:
+                continue
+            }
+        }
+        return events
+    }
+}

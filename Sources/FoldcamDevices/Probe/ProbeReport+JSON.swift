@@ -1,0 +1,65 @@
+import FoldcamCore
+
+extension ProbeReport {
+    /// `--probe --json`: the same facts; descriptors exactly as the socket's `devices` sends them.
+    public var json: JSONValue {
+        let members: [(String, JSONValue)] = [
+            ("rig", .string(rig.id)),
+            ("cameras", .array(cameras.map(cameraJSON))),
+            ("missingRigCameras", .array(missingRigCameras.map { .string($0) })),
+            ("sensors", .array(sensors.map(sensorJSON))),
+            ("switches", .array(switches.map { .string($0) })),
+            ("switchesNote", switchesNote.map { .string($0) } ?? .null),
+        ]
+        return .object(members)
+    }
+
+    func cameraJSON(_ camera: CameraNode) -> JSONValue {
+        var members: [(String, JSONValue)] = [("node", .string(camera.node)), ("syspath", .string(camera.syspath))]
+        switch camera.entry {
+        case let .camera(descriptor):
+            members.append(("status", .string("camera")))
+            members.append(("descriptor", descriptor.json))
+        case let .skipped(reason):
+            members.append(("status", .string("skipped")))
+            members.append(("reason", .string(reason)))
+        case let .busy(rigCamera, error):
+            members.append(("status", .string("busy")))
+            members.append(("error", .string(error.description)))
+            let id: JSONValue = rigCamera.map { .string(rig.cameras[$0].id) } ?? .null
+            members.append(("rigCamera", id))
+        case let .failed(error):
+            members.append(("status", .string("failed")))
+            members.append(("error", .string(error.description)))
+        }
+        return .object(members)
+    }
+
+    func sensorJSON(_ sensor: Sensor) -> JSONValue {
+        var members: [(String, JSONValue)] = [("syspath", .string(sensor.syspath)), ("name", .string(sensor.name))]
+        switch sensor.outcome {
+        case let .hinge(hinge, matchedBy):
+            members.append(("kind", .string("hinge")))
+            members.append(("hinge", .string(rig.hinges[hinge].id)))
+            members.append(("matchedBy", .string(matchedBy)))
+        case let .accelerometer(index, location, _, matrixSource):
+            members.append(("kind", .string("accelerometer")))
+            members.append(("accelerometer", .string(rig.accelerometers[index].id)))
+            members.append(("location", .string(location)))
+            members.append(("mountMatrixSource", .string(matrixSource)))
+        case let .skipped(reason):
+            members.append(("kind", .string("skipped")))
+            members.append(("reason", .string(reason)))
+        }
+        switch sensor.reading {
+        case let .hingeAngle(_, degrees)?:
+            members.append(("angle", .double(degrees)))
+        case let .accelerometer(_, vector)?:
+            let values: [JSONValue] = [.double(vector.x), .double(vector.y), .double(vector.z)]
+            members.append(("gravity", .array(values)))
+        default:
+            break
+        }
+        return .object(members)
+    }
+}

@@ -1,0 +1,77 @@
+import FoldcamCore
+
+extension ProbeReport {
+    /// The human listing: one block per device, each line saying what and why.
+    public var text: String {
+        var lines: [String] = ["Rig:             \(rig.id) (cameras: \(rig.cameras.map(\.id).joined(separator: ", ")))", ""]
+        func line(_ label: String, _ value: String) { lines.append((label + ":").padding(16) + " " + value) }
+        for camera in cameras {
+            switch camera.entry {
+            case let .camera(descriptor):
+                line("Camera", "\(camera.node)  \(descriptor.localizedName)")
+                let provenance = descriptor.provenance
+                line("  Rig camera", descriptor.rigCamera.map { "\($0) via \(provenance?.matchedBy ?? "?")" } ?? "none (no FOLDCAM_CAMERA property): an extra camera")
+                line("  Unique ID", descriptor.uniqueID)
+                line("  Driver", "\(provenance?.driver ?? "?") (\(provenance?.busInfo ?? "?"))")
+                line("  Position", "\(descriptor.position) (from \(provenance?.positionSource ?? "?"))")
+                line("  Rotation", "\(descriptor.sensorRotation)° clockwise (from \(provenance?.rotationSource ?? "?"))")
+                line("  Type", "\(descriptor.deviceType); media \(descriptor.mediaTypes.joined(separator: ", "))")
+                line("  Formats", Self.formatSummary(descriptor.modes))
+                line("  Controls", provenance?.controls.isEmpty == false ? provenance!.controls.joined(separator: ", ") : "none of hflip, vflip, rotate")
+            case let .skipped(reason):
+                line("Skipped", "\(camera.node): \(reason)")
+            case let .busy(rigCamera, error):
+                line("Busy", "\(error)\(rigCamera.map { " (rig camera \(rig.cameras[$0].id))" } ?? "")")
+            case let .failed(error):
+                line("Error", error.description)
+            }
+            lines.append("")
+        }
+        if cameras.isEmpty { lines += ["Cameras:         no video4linux nodes", ""] }
+        for id in missingRigCameras { line("Missing", "rig camera \(id): no video4linux node has FOLDCAM_CAMERA=\(id)") }
+        if !missingRigCameras.isEmpty { lines.append("") }
+        for sensor in sensors {
+            switch sensor.outcome {
+            case let .hinge(hinge, matchedBy):
+                line("Hinge sensor", "\(sensor.syspath) (\(sensor.name))")
+                line("  Hinge", "\(rig.hinges[hinge].id) via \(matchedBy)")
+                line("  Reading", Self.readingText(sensor.reading))
+            case let .accelerometer(index, location, _, matrixSource):
+                line("Accelerometer", "\(sensor.syspath) (\(sensor.name))")
+                line("  Placed", "\(rig.accelerometers[index].id) via ACCEL_LOCATION=\(location)")
+                line("  Mount matrix", matrixSource)
+                line("  Reading", Self.readingText(sensor.reading))
+            case let .skipped(reason):
+                line("IIO skipped", "\(sensor.syspath) (\(sensor.name)): \(reason)")
+            }
+            lines.append("")
+        }
+        for device in switches { line("Switch device", device) }
+        if let switchesNote { line("Switches", switchesNote) }
+        return lines.joined(separator: "\n")
+    }
+
+    /// "YUYV 1920x1080@60, 640x480@30; MJPG ..." — sizes grouped by pixel format.
+    static func formatSummary(_ modes: [CameraMode]) -> String {
+        guard !modes.isEmpty else { return "none listed" }
+        var order: [String] = []
+        var sizes: [String: [String]] = [:]
+        for mode in modes {
+            if sizes[mode.pixelFormat] == nil { order.append(mode.pixelFormat) }
+            sizes[mode.pixelFormat, default: []].append("\(mode.width)x\(mode.height)@\(mode.fps == mode.fps.rounded() ? String(Int(mode.fps)) : String(mode.fps))")
+        }
+        return order.map { "\($0) \(sizes[$0]!.joined(separator: ", "))" }.joined(separator: "; ")
+    }
+
+    static func readingText(_ reading: InputEvent?) -> String {
+        switch reading {
+        case let .hingeAngle(_, degrees)?: return "\((degrees * 10).rounded() / 10)°"
+        case let .accelerometer(_, vector)?: return "gravity (\(vector.x), \(vector.y), \(vector.z)) in the panel frame"
+        default: return "none (see the warnings above)"
+        }
+    }
+}
+
+extension String {
+    func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+}

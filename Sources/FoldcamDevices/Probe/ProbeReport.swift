@@ -1,0 +1,38 @@
+import FoldcamCore
+
+/// What `foldcamd --probe` found and why each device was classified as it was, like
+/// `libinput list-devices`. Plain values: `DeviceProbe` fills it, the renderers print it.
+public struct ProbeReport: Sendable {
+    public struct CameraNode: Sendable {
+        public var node: String
+        public var syspath: String
+        public var entry: CameraInventory.Entry
+    }
+
+    public struct Sensor: Sendable {
+        public var syspath: String
+        public var name: String
+        public var outcome: IIOClassifier.Outcome
+        /// The first reading, as the engine would get it (nil when reading failed).
+        public var reading: InputEvent?
+    }
+
+    public var rig: Rig
+    public var cameras: [CameraNode] = []
+    public var sensors: [Sensor] = []
+    /// Switch devices libinput reported on the seat, with the switches it trusts.
+    public var switches: [String] = []
+    public var switchesNote: String?
+
+    /// Rig cameras no node was matched to.
+    public var missingRigCameras: [String] {
+        let found = Set(cameras.compactMap { camera -> String? in
+            switch camera.entry {
+            case let .camera(descriptor): return descriptor.rigCamera
+            case let .busy(rigCamera?, _): return rig.cameras[rigCamera].id
+            default: return nil
+            }
+        })
+        return rig.cameras.map(\.id).filter { !found.contains($0) }
+    }
+}

@@ -1,0 +1,50 @@
+import FoldcamCore
+
+/// What an IIO device is to foldcam, from udev properties and sysfs attribute names alone (pure):
+/// a hinge-angle sensor (`FOLDCAM_HINGE=<hinge id>`, or named `hinge` on a one-hinge rig) or an
+/// accelerometer placed by `ACCEL_LOCATION` (udev's default is `display`) with its mount matrix
+/// (`ACCEL_MOUNT_MATRIX` from hwdb wins over the kernel's `mount_matrix` attributes).
+public enum IIOClassifier {
+    public enum Outcome: Sendable, Equatable {
+        case hinge(hinge: Int, matchedBy: String)
+        case accelerometer(sensor: Int, location: String, matrix: MountMatrix, matrixSource: String)
+        case skipped(reason: String)
+    }
+
+    /// Attributes the classifier needs copied into the record (presence is what counts).
+    public static let attributes = ["name", "in_angl0_raw", "in_accel_x_raw", "in_accel_mount_matrix", "mount_matrix"]
+
+    public static func classify(_ record: UdevRecord, rig: Rig) -> Outcome {
+        let properties = record.properties
+        let attributes = record.attributes
+        let name = attributes["name"] ?? ""
+        if let id = properties["FOLDCAM_HINGE"] ?? (name == "hinge" ? "" : nil) {
+            guard attributes["in_angl0_raw"] != nil else { return .skipped(reason: "a hinge sensor without in_angl0_raw") }
+            if !id.isEmpty {
+                guard let hinge = rig.hingeIndex(id) else {
+                    return .skipped(reason: "FOLDCAM_HINGE=\(id) names no hinge of rig \(rig.id) (hinges: \(rig.hinges.map(\.id).joined(separator: ", ")))")
+                }
+                return .hinge(hinge: hinge, matchedBy: "udev FOLDCAM_HINGE=\(id)")
+            }
+            guard rig.hinges.count == 1 else {
+                return .skipped(reason: "an IIO device named \"hinge\", but rig \(rig.id) has \(rig.hinges.count) hinges: say which with FOLDCAM_HINGE=<hinge id> in a udev rule")
+            }
+            return .hinge(hinge: 0, matchedBy: "IIO name \"hinge\" (the rig's only hinge, \(rig.hinges[0].id))")
+        }
+        if attributes["in_accel_x_raw"] != nil {
+            let location = properties["ACCEL_LOCATION"] ?? "display"
+            guard let sensor = rig.accelerometerIndex(location) else {
+                return .skipped(reason: "an accelerometer at ACCEL_LOCATION=\(location), which rig \(rig.id) does not place (accelerometers: \(rig.accelerometers.isEmpty ? "none" : rig.accelerometers.map(\.id).joined(separator: ", ")))")
+            }
+            for (source, text) in [("udev ACCEL_MOUNT_MATRIX", properties["ACCEL_MOUNT_MATRIX"]), ("sysfs in_accel_mount_matrix", attributes["in_accel_mount_matrix"]), ("sysfs mount_matrix", attributes["mount_matrix"])] {
+                guard let text else { continue }
+                guard let matrix = MountMatrix(parsing: text) else {
+                    return .skipped(reason: "\(source) \"\(text)\" is not a 3x3 matrix (\"x1, y1, z1; x2, y2, z2; x3, y3, z3\")")
+                }
+                return .accelerometer(sensor: sensor, location: location, matrix: matrix, matrixSource: source)
+            }
+            return .accelerometer(sensor: sensor, location: location, matrix: .identity, matrixSource: "identity (no mount matrix given)")
+        }
+        return .skipped(reason: "neither a hinge sensor nor an accelerometer")
+    }
+}

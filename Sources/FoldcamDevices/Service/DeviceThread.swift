@@ -1,0 +1,67 @@
+import FoldcamCore
+import FoldcamIO
+import FoldcamPlatform
+import Glibc
+
+/// Runs the device layer on its own thread, so opening devices, ioctls and sysfs reads never
+/// block the daemon's event loop. The loop registers `updates.descriptor` and drains it.
+public final class DeviceThread: Sendable {
+    public let updates: Mailbox<DeviceUpdate>
+    private let stopSignal: Mailbox<Bool>
+    private let thread: pthread_t
+
+    /// Starts the thread; its first updates are the inventory, then `.inventoryComplete`.
+    public init(rig: Rig, settings: DeviceSettings, log: Log) throws(SystemCallError) {
+        let updates = try Mailbox<DeviceUpdate>()
+        let stopSignal = try Mailbox<Bool>()
+        self.updates = updates
+        self.stopSignal = stopSignal
+        let body: @Sendable () -> Void = {
+            do {
+                let monitor = try HardwareMonitor(rig: rig, settings: settings, log: log, updates: updates)
+                try monitor.run(stop: stopSignal)
+            } catch {
+                updates.post(.failed("device layer stopped: \(error)"))
+                updates.post(.inventoryComplete)
+            }
+        }
+        let context = Unmanaged.passRetained(Box(body)).toOpaque()
+        var thread = pthread_t()
+        let result = pthread_create(&thread, nil, { raw in
+            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
+            box.body()
+            return nil
+        }, context)
+        guard result == 0 else {
+            Unmanaged<Box>.fromOpaque(context).release()
+            throw SystemCallError("pthread_create", Errno(rawValue: result))
+        }
+        self.thread = thread
+    }
+
+    /// Asks the thread to finish and waits for it.
+    public func stop() {
+        stopSignal.post(true)
+        _ = pthread_join(thread, nil)  // fails only for a detached or foreign thread: not ours
+    }
+
+    /// Blocks until the first inventory is complete (or `timeout` passes) and returns every
+    /// update so far, in order. For start-up only, before the event loop runs.
+    public func awaitInventory(timeout: Duration) -> [DeviceUpdate] {
+        var collected: [DeviceUpdate] = []
+        let deadline = ContinuousClock.now + timeout
+        while !collected.contains(.inventoryComplete) {
+            let left = deadline - ContinuousClock.now
+            guard left > .zero else { break }
+            var entry = pollfd(fd: updates.descriptor.rawValue, events: Int16(POLLIN), revents: 0)
+            _ = poll(&entry, 1, Int32(min(left.components.seconds * 1000 + 1, 1000)))  // EINTR: loop again
+            collected += updates.drain()
+        }
+        return collected
+    }
+
+    private final class Box: @unchecked Sendable {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+}

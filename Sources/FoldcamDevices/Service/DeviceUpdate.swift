@@ -1,0 +1,29 @@
+import FoldcamCore
+
+/// What the device thread tells the daemon's event loop. Only values cross: descriptors and
+/// engine inputs, never devices.
+public enum DeviceUpdate: Sendable, Equatable {
+    /// The full set of cameras present now (replaces the previous set).
+    case cameras([CameraDescriptor])
+    case input(InputEvent)
+    /// The first inventory (cameras, sensors, switches) is done: the daemon may report ready.
+    case inventoryComplete
+    /// The device layer could not start or stopped working; the daemon keeps serving the rig's
+    /// declared defaults.
+    case failed(String)
+}
+
+/// The configuration the device layer reads (from `DaemonConfig`).
+public struct DeviceSettings: Sendable, Equatable {
+    public var seat: String
+    public var loopback: CameraClassifier.Loopback
+    public var sensorPollMilliseconds: Int
+    /// How often busy cameras are probed again.
+    public var busyRetryMilliseconds: Int = 2000
+
+    public init(config: DaemonConfig) {
+        seat = config.seat
+        loopback = CameraClassifier.Loopback(label: config.loopbackLabel, node: config.loopbackDevice)
+        sensorPollMilliseconds = config.sensorPollMilliseconds
+    }
+}

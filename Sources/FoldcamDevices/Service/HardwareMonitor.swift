@@ -1,0 +1,170 @@
+import FoldcamCore
+import FoldcamIO
+import FoldcamPlatform
+
+/// Everything that touches devices, on the device thread with its own event loop: the udev
+/// monitor (enabled before enumerating), the camera inventory, the IIO sensors and the libinput
+/// switches. It posts `DeviceUpdate`s to the daemon's loop; handles never leave it.
+final class HardwareMonitor {
+    static let subsystems = ["video4linux", "iio"]
+
+    private let rig: Rig
+    private let settings: DeviceSettings
+    private let log: Log
+    private let updates: Mailbox<DeviceUpdate>
+    private let loop: EventLoop
+    private let context: UdevContext
+    private let monitor: UdevMonitor
+    private var inventory: CameraInventory
+    private let sensors: SensorSet
+    private var switches: LibInputSwitches?
+    private let pollTimer: Timer
+    private let busyTimer: Timer
+    private var busyTimerArmed = false
+    private let clock = ContinuousClock()
+    private let start: ContinuousClock.Instant
+
+    init(rig: Rig, settings: DeviceSettings, log: Log, updates: Mailbox<DeviceUpdate>) throws {
+        self.rig = rig
+        self.settings = settings
+        self.log = log
+        self.updates = updates
+        loop = try EventLoop()
+        context = try UdevContext()
+        monitor = try UdevMonitor(context, subsystems: Self.subsystems)
+        inventory = CameraInventory(rig: rig, loopback: settings.loopback)
+        sensors = SensorSet(rig: rig, log: log)
+        pollTimer = try Timer()
+        busyTimer = try Timer()
+        start = clock.now
+    }
+
+    /// Takes the first inventory, reports it, then follows hotplug until `stop` gets a message.
+    func run(stop: Mailbox<Bool>) throws {
+        let cameraDevices = try UdevEnumerator.devices(context, subsystems: ["video4linux"])
+        for device in cameraDevices { post(inventory.update(device.record(attributes: UdevRecord.cameraAttributes), log: log)) }
+        updates.post(.cameras(inventory.descriptors))
+        for device in try UdevEnumerator.devices(context, subsystems: ["iio"]) {
+            addSensor(device.record(attributes: IIOClassifier.attributes))
+        }
+        startSwitches()
+        updates.post(.inventoryComplete)
+        log.info("device inventory: \(inventory.descriptors.count) cameras, sensors \(sensors.isEmpty ? "none" : "in use"), switches \(switches == nil ? "unavailable" : "through libinput seat \(settings.seat)")")
+        armBusyRetryIfNeeded()
+
+        try loop.register(monitor.descriptor) { [unowned self] _ in self.receiveHotplug() }
+        try loop.register(pollTimer.descriptor) { [unowned self] _ in
+            _ = self.pollTimer.acknowledge()
+            self.post(self.sensors.poll(atMilliseconds: self.now))
+        }
+        try pollTimer.schedule(after: .milliseconds(settings.sensorPollMilliseconds), repeating: .milliseconds(settings.sensorPollMilliseconds))
+        try loop.register(busyTimer.descriptor) { [unowned self] _ in
+            _ = self.busyTimer.acknowledge()
+            self.busyTimerArmed = false
+            let (events, stillBusy) = self.inventory.retryBusy(log: self.log)
+            self.post(events)
+            if !events.isEmpty { self.updates.post(.cameras(self.inventory.descriptors)) }
+            if stillBusy { self.armBusyRetryIfNeeded(force: true) }
+        }
+        try loop.register(stop.descriptor) { [unowned self] _ in
+            _ = stop.drain()
+            self.loop.stop()
+        }
+        try loop.run()
+    }
+
+    private var now: Int {
+        let (seconds, attoseconds) = (clock.now - start).components
+        return Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000)
+    }
+
+    private func post(_ events: [InputEvent]) {
+        for event in events { updates.post(.input(event)) }
+    }
+
+    private func startSwitches() {
+        do {
+            let switches = try LibInputSwitches(context, seat: settings.seat)
+            try loop.register(switches.descriptor) { [unowned self] _ in self.drainSwitches() }
+            self.switches = switches
+            drainSwitches()
+        } catch {
+            log.notice("\(error); lid and tablet-mode switches are not followed")
+        }
+    }
+
+    private func drainSwitches() {
+        guard let switches else { return }
+        do {
+            for event in try switches.drain() {
+                switch event {
+                case let .switchDevice(name, lid, tabletMode):
+                    log.info("switch device \"\(name)\": \([lid ? "SW_LID" : nil, tabletMode ? "SW_TABLET_MODE" : nil].compactMap { $0 }.joined(separator: ", ").nonEmpty ?? "no switch libinput trusts")")
+                case let .toggled(which, on):
+                    if which == .lid { sensors.lidClosed = on } else { sensors.tabletModeOn = on }
+                    updates.post(.input(SwitchTranslation.event(which, on: on)))
+                    // Handing back to the sensor: read it now, not a poll interval later.
+                    if !on { post(sensors.poll(atMilliseconds: now)) }
+                }
+            }
+        } catch {
+            log.warning("\(error)")
+        }
+    }
+
+    private func receiveHotplug() {
+        while let device = monitor.receive() {
+            let action = device.action ?? "change"
+            switch (device.subsystem, action) {
+            case ("video4linux", "remove"):
+                post(inventory.remove(syspath: device.syspath, log: log))
+            case ("video4linux", "add"), ("video4linux", "change"), ("video4linux", "bind"):
+                post(inventory.update(device.record(attributes: UdevRecord.cameraAttributes), log: log))
+                armBusyRetryIfNeeded()
+            case ("iio", "remove"):
+                post(removeSensor(device.syspath))
+                continue
+            case ("iio", "add"), ("iio", "change"):
+                _ = removeSensor(device.syspath)
+                addSensor(device.record(attributes: IIOClassifier.attributes))
+                continue
+            default:
+                continue
+            }
+            updates.post(.cameras(inventory.descriptors))
+        }
+    }
+
+    /// Starts using an IIO device; a hinge sensor with a buffer joins the loop.
+    private func addSensor(_ record: UdevRecord) {
+        post(sensors.add(record, atMilliseconds: now))
+        guard let descriptor = sensors.bufferDescriptor(record.syspath) else { return }
+        do {
+            try loop.register(descriptor) { [unowned self] _ in
+                let (events, vanished) = self.sensors.readBuffer(record.syspath, atMilliseconds: self.now)
+                self.post(events)
+                // Gone: stop watching now (a dead descriptor stays readable), fall back at once.
+                if vanished { self.post(self.removeSensor(record.syspath)) }
+            }
+        } catch {
+            log.warning("\(record.syspath): cannot watch its IIO buffer (\(error)); the sensor is not used")
+            post(sensors.remove(syspath: record.syspath))
+        }
+    }
+
+    private func removeSensor(_ syspath: String) -> [InputEvent] {
+        // Stop watching before the buffer's descriptor is closed.
+        if let descriptor = sensors.bufferDescriptor(syspath) { loop.unregister(descriptor) }
+        return sensors.remove(syspath: syspath)
+    }
+
+    private func armBusyRetryIfNeeded(force: Bool = false) {
+        let anyBusy = inventory.entries.values.contains { if case .busy = $0.entry { return true } else { return false } }
+        guard anyBusy, force || !busyTimerArmed else { return }
+        busyTimerArmed = (try? busyTimer.schedule(after: .milliseconds(settings.busyRetryMilliseconds))) != nil
+    }
+}
+
+extension String {
+    var nonEmpty: String? { isEmpty ? nil : self }
+}

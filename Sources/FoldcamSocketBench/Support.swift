@@ -1,0 +1,199 @@
+import Glibc
+
+/// Monotonic nanoseconds (CLOCK_MONOTONIC, the same clock in every thread and process).
+@inline(__always)
+func nowNanoseconds() -> UInt64 {
+    var spec = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &spec)
+    return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+func note(_ text: String) { writeStandardError("[foldcam-socket-bench] \(text)\n") }
+
+func writeStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in
+        var offset = 0
+        while offset < bytes.count {
+            let written = write(2, bytes.baseAddress! + offset, bytes.count - offset)
+            if written <= 0 { return }
+            offset += written
+        }
+    }
+}
+
+func errnoText() -> String { String(cString: strerror(errno)) }
+
+/// Nearest-rank percentiles over nanosecond samples.
+struct Percentiles {
+    let count: Int
+    let p50: Double
+    let p99: Double
+    let maximum: Double
+
+    init(_ samples: [UInt64]) {
+        let sorted = samples.sorted()
+        count = sorted.count
+        func rank(_ fraction: Double) -> Double {
+            guard !sorted.isEmpty else { return .nan }
+            let index = Int((fraction * Double(sorted.count)).rounded(.up)) - 1
+            return Double(sorted[min(max(index, 0), sorted.count - 1)])
+        }
+        p50 = rank(0.5)
+        p99 = rank(0.99)
+        maximum = sorted.last.map { Double($0) } ?? .nan
+    }
+}
+
+func microseconds(_ nanoseconds: Double) -> String {
+    let value = nanoseconds / 1000
+    return value >= 100 ? String(Int(value.rounded())) + " µs" : String((value * 100).rounded() / 100) + " µs"
+}
+
+func milliseconds(_ nanoseconds: Double) -> String {
+    String((nanoseconds / 10_000).rounded() / 100) + " ms"
+}
+
+func ratioText(_ value: Double) -> String { String((value * 100).rounded() / 100) + "×" }
+
+/// Raises the soft descriptor limit to the hard one (1,000 subscribers need more than 1,024).
+func raiseDescriptorLimit(to wanted: Int) throws {
+    var limit = rlimit()
+    getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
+    if limit.rlim_cur >= rlim_t(wanted) { return }
+    limit.rlim_cur = min(limit.rlim_max, rlim_t(max(wanted, 4096)))
+    guard setrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit) == 0, limit.rlim_cur >= rlim_t(wanted) else {
+        throw BenchError("need \(wanted) file descriptors; the hard limit is \(limit.rlim_max) (raise it with ulimit -n)")
+    }
+}
+
+/// A blocking client connection speaking JSON lines.
+final class LineSocket {
+    let fd: Int32
+    private var buffer: [UInt8] = []
+    private var start = 0
+
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { throw BenchError("socket: \(errnoText())") }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw BenchError("socket path too long: \(path)") }
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes + [0]) }
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard result == 0 else {
+            let text = errnoText()
+            close(fd)
+            throw BenchError("connect \(path): \(text)")
+        }
+        buffer.reserveCapacity(64 * 1024)
+    }
+
+    deinit { close(fd) }
+
+    func send(_ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if written < 0 && errno == EINTR { continue }
+            guard written > 0 else { throw BenchError("send: \(errnoText())") }
+            offset += written
+        }
+    }
+
+    /// The next line (without its newline), blocking.
+    func readLine() throws -> ArraySlice<UInt8> {
+        while true {
+            if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
+                let line = buffer[start..<newline]
+                start = newline + 1
+                return line
+            }
+            if start > 0 {
+                buffer.removeFirst(start)
+                start = 0
+            }
+            let old = buffer.count
+            buffer.append(contentsOf: repeatElement(0, count: 16 * 1024))
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress! + old, 16 * 1024, 0) }
+            if count < 0 && errno == EINTR {
+                buffer.removeLast(16 * 1024)
+                continue
+            }
+            guard count > 0 else { throw BenchError(count == 0 ? "the server closed the connection" : "recv: \(errnoText())") }
+            buffer.removeLast(16 * 1024 - count)
+        }
+    }
+
+    /// Sends a line and returns the reply line (events must not be interleaved).
+    func roundTrip(_ line: [UInt8]) throws -> ArraySlice<UInt8> {
+        try send(line)
+        return try readLine()
+    }
+}
+
+/// Resident memory and context switches from /proc.
+enum ProcStatus {
+    static func field(_ name: String, in text: String) -> Int? {
+        for line in text.split(separator: "\n") where line.hasPrefix(name + ":") {
+            return line.dropFirst(name.count + 1).split(whereSeparator: { $0 == " " || $0 == "\t" }).first.flatMap { Int($0) }
+        }
+        return nil
+    }
+
+    static func read(_ path: String) -> String {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return "" }
+        defer { close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
+            if count <= 0 { break }
+            bytes.append(contentsOf: chunk[..<count])
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Time on a CPU of every thread of the process, in nanoseconds (/proc/PID/task/*/schedstat):
+    /// a figure the machine's load does not inflate, unlike wall-clock latency.
+    static func cpuNanoseconds(pid: pid_t) -> UInt64 {
+        var total: UInt64 = 0
+        if let directory = opendir("/proc/\(pid)/task") {
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                guard Int(name) != nil else { continue }
+                total += read("/proc/\(pid)/task/\(name)/schedstat").split(separator: " ").first.flatMap { UInt64($0) } ?? 0
+            }
+            closedir(directory)
+        }
+        return total
+    }
+
+    static func residentKiB(pid: pid_t) -> Int? { field("VmRSS", in: read("/proc/\(pid)/status")) }
+
+    /// Voluntary + involuntary context switches of every thread of the process, and the thread count.
+    static func contextSwitches(pid: pid_t) -> (switches: Int, threads: Int) {
+        var total = 0
+        var threads = 0
+        if let directory = opendir("/proc/\(pid)/task") {
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                guard let _ = Int(name) else { continue }
+                let text = read("/proc/\(pid)/task/\(name)/status")
+                total += (field("voluntary_ctxt_switches", in: text) ?? 0) + (field("nonvoluntary_ctxt_switches", in: text) ?? 0)
+                threads += 1
+            }
+            closedir(directory)
+        }
+        return (total, threads)
+    }
+}

@@ -1,0 +1,273 @@
+import Glibc
+
+// foldcam-socket-bench: the daemon's socket figures (docs/benchmarks.md, "Socket").
+
+let usage = """
+    usage: foldcam-socket-bench [--daemon PATH] [--round-trips N] [--subscribers N] [--changes N]
+                                [--idle-seconds N] [--json]
+    Starts foldcamd --simulate (release build, found next to this executable unless --daemon
+    is given) and a minimal echo server on Unix sockets in a temporary directory, then measures:
+      round trip     `directions` request -> reply, p50/p99, against the echo server's round
+                     trip of the same request line in the same run (target: ratio <= 1.5)
+      fan-out        simulate.hinge -> the last of N subscribers (default 1000) has the event,
+                     p50/p99 over the changes (target: p99 < 10 ms)
+      idle RSS       VmRSS of a fresh daemon after start-up, no sweep (target: < 12 MB)
+      idle wake-ups  context switches of all the daemon's threads over --idle-seconds
+                     (default 10; target: none)
+    Build everything in release first:  swift build -c release && swift run -c release foldcam-socket-bench
+    Targets are reported, not asserted: the exit status is 0 unless the benchmark fails (1)
+    or the arguments are wrong (2).
+    """
+
+struct Options {
+    var daemon: String?
+    var roundTrips = 20_000
+    var subscribers = 1000
+    var changes = 300
+    var idleSeconds = 10
+    var json = false
+}
+
+func parseOptions() -> Options {
+    var options = Options()
+    var arguments = CommandLine.arguments.dropFirst()
+    func number(_ flag: String) -> Int {
+        guard let text = arguments.popFirst(), let value = Int(text), value > 0 else {
+            writeStandardError("foldcam-socket-bench: \(flag) needs a positive whole number\n\n\(usage)\n")
+            exit(2)
+        }
+        return value
+    }
+    while let argument = arguments.popFirst() {
+        switch argument {
+        case "--daemon":
+            guard let path = arguments.popFirst() else { writeStandardError("--daemon needs a path\n"); exit(2) }
+            options.daemon = path
+        case "--round-trips": options.roundTrips = number(argument)
+        case "--subscribers": options.subscribers = number(argument)
+        case "--changes": options.changes = number(argument)
+        case "--idle-seconds": options.idleSeconds = number(argument)
+        case "--json": options.json = true
+        case "-h", "--help":
+            print(usage)
+            exit(0)
+        case "--echo-server":
+            // Internal: this executable re-run as the echo server.
+            guard let path = arguments.popFirst() else { exit(2) }
+            exit(EchoServer.run(path: path))
+        default:
+            writeStandardError("foldcam-socket-bench: unknown argument \"\(argument)\"\n\n\(usage)\n")
+            exit(2)
+        }
+    }
+    return options
+}
+
+func selfExecutable() -> String {
+    var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+    let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+    return length > 0 ? String(decoding: buffer[..<length].map { UInt8(bitPattern: $0) }, as: UTF8.self) : CommandLine.arguments[0]
+}
+
+func daemonExecutable(_ options: Options) throws -> String {
+    if let path = options.daemon { return path }
+    let me = selfExecutable()
+    let candidate = String(me[..<(me.lastIndex(of: "/") ?? me.startIndex)]) + "/foldcamd"
+    guard access(candidate, X_OK) == 0 else {
+        throw BenchError("no foldcamd next to \(me); build it in release (swift build -c release) or pass --daemon PATH")
+    }
+    return candidate
+}
+
+struct Results {
+    var echo = Percentiles([])
+    var directions = Percentiles([])
+    var fanOut = Percentiles([])
+    /// CPU time per request of the echo server and the daemon, and of the daemon per hinge change.
+    var echoCPU = 0.0
+    var directionsCPU = 0.0
+    var changeCPU = 0.0
+    var subscribers = 0
+    var idleRSSKiB = 0
+    var idleSwitches = 0
+    var idleThreads = 0
+    var idleSeconds = 0
+    var loadAverage: [Double] = []
+}
+
+func loadAverage() -> [Double] {
+    var values = [0.0, 0.0, 0.0]
+    let count = values.withUnsafeMutableBufferPointer { getloadavg($0.baseAddress!, 3) }
+    return count == 3 ? values : []
+}
+
+func runBench(_ options: Options) throws -> Results {
+    try raiseDescriptorLimit(to: options.subscribers + 64)
+    var template = Array("/tmp/foldcam-socket-bench.XXXXXX".utf8CString)
+    guard let created = template.withUnsafeMutableBufferPointer({ mkdtemp($0.baseAddress!) }) else { throw BenchError("mkdtemp failed") }
+    let directory = String(cString: created)
+    defer {
+        for name in ["foldcam.sock", "echo.sock", "foldcam.json", "daemon.log", "idle.log", "echo.log", "idle.sock"] { unlink(directory + "/" + name) }
+        rmdir(directory)
+    }
+    let daemonPath = try daemonExecutable(options)
+    var results = Results()
+    results.subscribers = options.subscribers
+    results.idleSeconds = options.idleSeconds
+
+    // Idle figures first, on a fresh daemon nobody talks to after the start-up probe.
+    do {
+        let socket = directory + "/idle.sock"
+        let idle = try Child(executable: daemonPath, arguments: ["--simulate", "--quiet", "--socket", socket], stderrPath: directory + "/idle.log")
+        defer { idle.stop() }
+        try idle.waitUntilServing(socket, probe: Array(#"{"id":0,"method":"hello"}"#.utf8) + [10])
+        usleep(1_000_000)
+        results.idleRSSKiB = ProcStatus.residentKiB(pid: idle.pid) ?? -1
+        note("idle daemon: VmRSS \(results.idleRSSKiB) KiB; counting wake-ups for \(options.idleSeconds) s")
+        let before = ProcStatus.contextSwitches(pid: idle.pid)
+        usleep(UInt32(options.idleSeconds) * 1_000_000)
+        let after = ProcStatus.contextSwitches(pid: idle.pid)
+        results.idleSwitches = after.switches - before.switches
+        results.idleThreads = after.threads
+    }
+
+    // The loaded daemon: room for the subscribers.
+    let socketPath = directory + "/foldcam.sock"
+    let config = directory + "/foldcam.json"
+    let configText = #"{"rig": "duo", "maxClients": \#(options.subscribers + 16), "logLevel": "warning"}"#
+    let fd = open(config, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    _ = configText.utf8CString.withUnsafeBytes { write(fd, $0.baseAddress, $0.count - 1) }
+    close(fd)
+    let daemon = try Child(executable: daemonPath, arguments: ["--simulate", "--quiet", "--socket", socketPath, "--config", config], stderrPath: directory + "/daemon.log")
+    defer { daemon.stop() }
+    let echoPath = directory + "/echo.sock"
+    let echo = try Child(executable: selfExecutable(), arguments: ["--echo-server", echoPath], stderrPath: directory + "/echo.log")
+    defer { echo.stop() }
+    let request = Array(#"{"id":1,"method":"directions"}"#.utf8) + [10]
+    try daemon.waitUntilServing(socketPath, probe: request)
+    try echo.waitUntilServing(echoPath, probe: request)
+
+    // Round trips, alternating blocks so both sides see the same machine load.
+    note("round trips: \(options.roundTrips) each, echo and directions, alternating blocks of 500")
+    let daemonClient = try LineSocket(path: socketPath)
+    let echoClient = try LineSocket(path: echoPath)
+    let reply = try daemonClient.roundTrip(request)
+    guard reply.starts(with: Array(#"{"id":1,"result":{"#.utf8)) else {
+        throw BenchError("unexpected directions reply: \(String(decoding: reply, as: UTF8.self))")
+    }
+    var echoSamples: [UInt64] = []
+    var daemonSamples: [UInt64] = []
+    echoSamples.reserveCapacity(options.roundTrips)
+    daemonSamples.reserveCapacity(options.roundTrips)
+    for _ in 0..<2000 {  // warm-up
+        _ = try echoClient.roundTrip(request)
+        _ = try daemonClient.roundTrip(request)
+    }
+    let echoCPUBefore = ProcStatus.cpuNanoseconds(pid: echo.pid)
+    let daemonCPUBefore = ProcStatus.cpuNanoseconds(pid: daemon.pid)
+    while daemonSamples.count < options.roundTrips {
+        let block = min(500, options.roundTrips - daemonSamples.count)
+        for _ in 0..<block {
+            let start = nowNanoseconds()
+            _ = try echoClient.roundTrip(request)
+            echoSamples.append(nowNanoseconds() - start)
+        }
+        for _ in 0..<block {
+            let start = nowNanoseconds()
+            _ = try daemonClient.roundTrip(request)
+            daemonSamples.append(nowNanoseconds() - start)
+        }
+    }
+    results.echoCPU = Double(ProcStatus.cpuNanoseconds(pid: echo.pid) - echoCPUBefore) / Double(echoSamples.count)
+    results.directionsCPU = Double(ProcStatus.cpuNanoseconds(pid: daemon.pid) - daemonCPUBefore) / Double(daemonSamples.count)
+    results.echo = Percentiles(echoSamples)
+    results.directions = Percentiles(daemonSamples)
+
+    // Fan-out: N subscribers to `posture`, one hinge change at a time.
+    note("fan-out: connecting \(options.subscribers) subscribers")
+    var subscribers: [LineSocket] = []
+    let subscribe = Array(#"{"id":1,"method":"subscribe","params":{"topics":["posture"]}}"#.utf8) + [10]
+    for _ in 0..<options.subscribers {
+        let socket = try LineSocket(path: socketPath)
+        _ = try socket.roundTrip(subscribe)
+        _ = try socket.readLine()  // the current value
+        subscribers.append(socket)
+    }
+    let warmUp = 20
+    let total = warmUp + options.changes
+    let threads = SubscriberThreads(sockets: subscribers, threadCount: 4, changes: total)
+    try threads.start()
+    note("fan-out: \(total) hinge changes (\(warmUp) warm-up) to \(options.subscribers) subscribers on 4 threads")
+    var starts: [UInt64] = []
+    var changeCPUBefore: UInt64 = 0
+    for change in 0..<total {
+        // 60°, 60.5°, … inside halfOpen: each change moves the hinge (one posture event each).
+        let angle = 60 + Double(change % 100) / 2
+        let line = Array(#"{"id":2,"method":"simulate.hinge","params":{"hinge":"fold","angle":\#(angle)}}"#.utf8) + [10]
+        if change == warmUp { changeCPUBefore = ProcStatus.cpuNanoseconds(pid: daemon.pid) }
+        let start = nowNanoseconds()
+        try daemonClient.send(line)
+        starts.append(start)
+        _ = try daemonClient.readLine()
+        let expected = (change + 1) * options.subscribers
+        let deadline = nowNanoseconds() + 10_000_000_000
+        while threads.arrivals.load(ordering: .sequentiallyConsistent) < expected {
+            if threads.failures.load(ordering: .sequentiallyConsistent) > 0 || nowNanoseconds() > deadline {
+                throw BenchError("change \(change): only \(threads.arrivals.load(ordering: .sequentiallyConsistent) - change * options.subscribers) of \(options.subscribers) subscribers got the event")
+            }
+            sched_yield()
+        }
+        usleep(2_000)  // let the daemon and the threads settle before the next change
+    }
+    results.changeCPU = Double(ProcStatus.cpuNanoseconds(pid: daemon.pid) - changeCPUBefore) / Double(options.changes)
+    threads.join()
+    results.fanOut = Percentiles((warmUp..<total).map { threads.lastArrival(ofChange: $0) - starts[$0] })
+    results.loadAverage = loadAverage()
+    return results
+}
+
+func report(_ results: Results, _ options: Options) {
+    let ratio50 = results.directions.p50 / results.echo.p50
+    let ratio99 = results.directions.p99 / results.echo.p99
+    let idleMB = Double(results.idleRSSKiB) / 1024
+    if options.json {
+        print("""
+            {"roundTrip": {"echo": {"p50Ns": \(Int(results.echo.p50)), "p99Ns": \(Int(results.echo.p99))}, \
+            "directions": {"p50Ns": \(Int(results.directions.p50)), "p99Ns": \(Int(results.directions.p99))}, \
+            "ratioP50": \(ratio50), "ratioP99": \(ratio99), "samples": \(results.directions.count), \
+            "cpuPerRequestNs": {"echo": \(Int(results.echoCPU)), "directions": \(Int(results.directionsCPU))}}, \
+            "fanOut": {"subscribers": \(results.subscribers), "p50Ns": \(Int(results.fanOut.p50)), "p99Ns": \(Int(results.fanOut.p99)), "maxNs": \(Int(results.fanOut.maximum)), "changes": \(results.fanOut.count), "daemonCPUPerChangeNs": \(Int(results.changeCPU))}, \
+            "idle": {"rssKiB": \(results.idleRSSKiB), "contextSwitches": \(results.idleSwitches), "seconds": \(results.idleSeconds), "threads": \(results.idleThreads)}, \
+            "loadAverage": \(results.loadAverage)}
+            """)
+        return
+    }
+    func verdict(_ ok: Bool) -> String { ok ? "PASS" : "MISS" }
+    let cpus = sysconf(Int32(_SC_NPROCESSORS_ONLN))
+    print("foldcam-socket-bench: \(cpus) CPUs, load average \(results.loadAverage.map { String(($0 * 100).rounded() / 100) }.joined(separator: " "))")
+    print("")
+    print("  round trip (\(results.directions.count) each)           p50          p99")
+    print("  baseline: echo server          \(pad(microseconds(results.echo.p50)))  \(pad(microseconds(results.echo.p99)))")
+    print("  directions request             \(pad(microseconds(results.directions.p50)))  \(pad(microseconds(results.directions.p99)))")
+    print("  ratio directions / echo        \(pad(ratioText(ratio50)))  \(pad(ratioText(ratio99)))   target <= 1.5×: \(verdict(ratio50 <= 1.5)) (p50), \(verdict(ratio99 <= 1.5)) (p99)")
+    print("  server CPU time per request    echo \(microseconds(results.echoCPU)), directions \(microseconds(results.directionsCPU)) (\(ratioText(results.directionsCPU / results.echoCPU)); less inflated by other load than wall time)")
+    print("")
+    print("  hinge change -> last of \(results.subscribers) subscribers (\(results.fanOut.count) changes)")
+    print("                                 p50 \(milliseconds(results.fanOut.p50))   p99 \(milliseconds(results.fanOut.p99))   max \(milliseconds(results.fanOut.maximum))   target p99 < 10 ms: \(verdict(results.fanOut.p99 < 10_000_000))")
+    print("  daemon CPU time per change     \(milliseconds(results.changeCPU)) (request, one event encoded once, \(results.subscribers) sends)")
+    print("")
+    print("  idle daemon (no sweep, no clients)")
+    print("    VmRSS after start-up         \(String((idleMB * 10).rounded() / 10)) MB (\(results.idleRSSKiB) KiB)   target < 12 MB: \(verdict(idleMB < 12))")
+    print("    wake-ups in \(results.idleSeconds) s             \(results.idleSwitches) context switches over \(results.idleThreads) thread(s)   target none: \(verdict(results.idleSwitches == 0))")
+}
+
+func pad(_ text: String) -> String { String(repeating: " ", count: max(0, 11 - text.count)) + text }
+
+let options = parseOptions()
+do {
+    let results = try runBench(options)
+    report(results, options)
+} catch {
+    writeStandardError("foldcam-socket-bench: \(error)\n")
+    exit(1)
+}

@@ -1,0 +1,41 @@
+import FoldcamClient
+import FoldcamCore
+import FoldcamIO
+import Foundation
+
+/// `foldcamctl snapshot [--at TIMESTAMP] OUT.png`: the virtual camera's frame nearest a moment
+/// (default: now), upright and unmirrored. TIMESTAMP is CLOCK_MONOTONIC nanoseconds, as a
+/// kiosk would record when its shutter button was pressed.
+enum SnapshotCommand {
+    struct WriteError: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    static func run(_ arguments: inout CommandLineArguments, _ daemon: DaemonContext) async throws {
+        var params: [(String, JSONValue)] = [("inline", .bool(true))]
+        if let at = arguments.takeValue("--at") {
+            guard let nanoseconds = Int(at), nanoseconds >= 0 else {
+                throw CommandLineArguments.UsageError(description: "--at: expected CLOCK_MONOTONIC nanoseconds, got \"\(at)\"")
+            }
+            params.append(("at", .int(nanoseconds)))
+        }
+        let output = try arguments.requirePositional("output file (.png)")
+        try arguments.finish()
+        let result = try await daemon.call("snapshot", .object(params))
+        guard let encoded = result["png"]?.stringValue, let png = Data(base64Encoded: encoded) else {
+            throw FoldcamClientError.invalidReply("snapshot reply carries no PNG")
+        }
+        guard FileManager.default.createFile(atPath: output, contents: png) else {
+            throw RigCommand.OutputError(description: "cannot write \(output)")
+        }
+        if daemon.json {
+            guard case let .object(members) = result else { return daemon.printJSON(result) }
+            return daemon.printJSON(.object(members.filter { $0.0 != "png" } + [("path", .string(output))]))
+        }
+        let source = result["source"]?.stringValue ?? "none"
+        let width = result["width"].map { $0.compactText } ?? "?"
+        let height = result["height"].map { $0.compactText } ?? "?"
+        let timestamp = result["timestamp"].map { $0.compactText } ?? "?"
+        daemon.emit("wrote \(output): \(width)x\(height) from \(source), captured at \(timestamp) (CLOCK_MONOTONIC ns)")
+    }
+}

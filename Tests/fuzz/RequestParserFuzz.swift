@@ -1,0 +1,74 @@
+// libFuzzer target for the socket protocol's request parser (`WireProtocol.parseRequest`).
+// Built and run by Tests/fuzz/run, compiled into one module together with the FoldcamCore files
+// the parser uses (so no `import FoldcamCore` here).
+//
+// Invariants checked on every input (a violation is a fatalError that libFuzzer reports as a crash):
+// - parsing never traps, whatever the bytes;
+// - a parsed request has a string or integer id, a non-empty method and object params, and
+//   survives a round trip: encoded as compact JSON and parsed again it is the same request;
+// - every reply the server would send for the input (the error reply, or a result reply
+//   echoing the params) is one line of valid JSON that parses back to the same value, so the
+//   JSON-lines framing can never break.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func requestParserFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    let bytes = size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size))
+    // The server strips the newline and a trailing carriage return before parsing.
+    checkLine(bytes[...])
+    return 0
+}
+
+private func checkLine(_ line: ArraySlice<UInt8>) {
+    switch WireProtocol.parseRequest(line) {
+    case let .success(request):
+        switch request.id {
+        case .int, .string: break
+        default: failed("accepted a request whose id is \(request.id.kindDescription)")
+        }
+        check(!request.method.isEmpty, "accepted an empty method")
+        guard case .object = request.params else { failed("accepted params that are \(request.params.kindDescription)") }
+
+        // Round trip: the request re-encoded parses to the same request.
+        let encoded = JSONValue.object([("id", request.id), ("method", .string(request.method)), ("params", request.params)]).compactText
+        switch WireProtocol.parseRequest(Array(encoded.utf8)[...]) {
+        case let .success(again):
+            check(again == request, "round trip changed the request: \(encoded)")
+        case let .failure(failure):
+            failed("a re-encoded request was refused (\(failure.code.rawValue): \(failure.message)): \(encoded)")
+        }
+        checkReply(WireProtocol.reply(id: request.id, result: request.params))
+        checkReply(WireProtocol.reply(WireProtocol.Failure(id: request.id, code: .unknownMethod, message: "unknown method \"\(request.method)\"")))
+    case let .failure(failure):
+        check(!failure.message.isEmpty, "an error without a message")
+        switch failure.id {
+        case .null, .int, .string: break
+        default: failed("an error reply whose id is \(failure.id.kindDescription)")
+        }
+        if failure.code == .tooLarge { check(line.count > WireProtocol.maximumLineBytes, "tooLarge for \(line.count) bytes") }
+        checkReply(WireProtocol.reply(failure))
+    }
+}
+
+/// A reply must be a single line of JSON that parses back to itself.
+private func checkReply(_ reply: JSONValue) {
+    let text = reply.compactText
+    let bytes = Array(text.utf8)
+    check(!bytes.contains(UInt8(ascii: "\n")) && !bytes.contains(UInt8(ascii: "\r")), "a reply spans lines: \(text)")
+    let parsed: JSONValue
+    do {
+        parsed = try JSONParser.parse(bytes)
+    } catch {
+        failed("a reply is not valid JSON (\(error)): \(text)")
+    }
+    check(parsed == reply, "a reply changed in a round trip: \(text)")
+    check(parsed.compactText == text, "re-encoding a reply is not stable: \(text)")
+}
+
+// fatalError prints its message in optimised builds too (precondition's is dropped at -O).
+private func check(_ condition: Bool, _ message: @autoclosure () -> String) {
+    if !condition { failed(message()) }
+}
+
+private func failed(_ message: String) -> Never {
+    fatalError("invariant broken: " + message)
+}

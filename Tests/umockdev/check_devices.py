@@ -1,0 +1,288 @@
+#!/usr/bin/python3
+"""foldcam's device layer against umockdev: udev enumeration, properties and hotplug; V4L2 probing
+through libv4l2 answered by v4l2_mock; IIO hinge and accelerometers through sysfs. Prints one
+check per line and a final "N passed, N failed"; exits 1 on any failure.
+
+usage: check_devices.py FOLDCAMD "SHIM.so ..." RIG_JSON   (shims preloaded before umockdev's)"""
+
+import errno
+import os
+import signal
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+# The testbed's uevent sender needs umockdev's preload in this process too.
+if "libumockdev-preload" not in os.environ.get("LD_PRELOAD", ""):
+    os.environ["LD_PRELOAD"] = "libumockdev-preload.so.0"
+    os.execv(sys.executable, [sys.executable] + sys.argv)
+
+from testbed import RADIANS_PER_DEGREE, Bed  # noqa: E402
+import evdev_mock as ev  # noqa: E402
+import v4l2_mock as v  # noqa: E402
+
+passed = failed = 0
+
+
+def check(name, condition, detail=""):
+    global passed, failed
+    if condition:
+        passed += 1
+        print("ok - %s" % name)
+    else:
+        failed += 1
+        print("FAIL - %s%s" % (name, (": %s" % detail) if detail else ""))
+    sys.stdout.flush()
+
+
+FOLDCAMD, SHIM, RIG = sys.argv[1:4]
+G = 0.00980665  # in_accel_scale: 1000 raw = 1 g in m/s²
+
+# -- The rig's devices ------------------------------------------------------------------------
+
+def inner_front():
+    return v.Camera("imx519 inner", formats={
+        "NV12": [(1920, 1080, [60, 30]), (1280, 720, [60]), (640, 480, [30])],
+        "YUYV": [(1920, 1080, [60]), (1280, 720, [60]), (640, 480, [30])]},
+        controls={v.CID_CAMERA_ORIENTATION: 0, v.CID_CAMERA_SENSOR_ROTATION: 90, v.CID_HFLIP: 0, v.CID_VFLIP: 0})
+
+
+def outer_front(**kwargs):
+    return v.Camera("imx576 outer", formats={"YUYV": [(3840, 2160, [120]), (1920, 1080, [120])], "Z16 ": [(640, 480, [30])]}, **kwargs)
+
+
+def back():
+    return v.Camera("imx686 back", formats={"YUYV": [(3840, 2160, [60]), (1920, 1080, [60])]}, controls={v.CID_ROTATE: 0})
+
+
+def populate(bed, outer=None):
+    cams = {}
+    cams["video0"] = bed.add_camera("video0", "platform/csi0", {"ID_PATH": "platform-csi0", "FOLDCAM_CAMERA": "inner-front", "FOLDCAM_MATCH": "ID_PATH"}, inner_front(), 0)
+    cams["video1"] = bed.add_camera("video1", "platform/csi0", {"ID_PATH": "platform-csi0"}, v.Camera("imx519 inner", caps=v.CAP_META_CAPTURE, formats={}), 1, index=1)
+    outer_camera = outer or outer_front()
+    cams["video2"] = bed.add_camera("video2", "platform/csi1", {"ID_PATH": "platform-csi1", "FOLDCAM_CAMERA": "outer-front", "FOLDCAM_SENSOR_ROTATION": "90", "FOLDCAM_MATCH": "ID_PATH"}, outer_camera, 2)
+    cams["video3"] = bed.add_camera("video3", "platform/csi2", {"ID_PATH": "platform-csi2", "FOLDCAM_CAMERA": "back", "FOLDCAM_MATCH": "ATTR{name}", "ID_CAMERA_DIRECTION": "back"}, back(), 3)
+    cams["video4"] = bed.add_camera("video4", "pci0000:00/0000:00:14.0/usb1/1-2/1-2:1.0", {
+        "ID_BUS": "usb", "ID_PATH": "pci-0000:00:14.0-usb-0:2:1.0", "ID_SERIAL": "Acme_Webcam_0001", "ID_SERIAL_SHORT": "0001"},
+        v.Camera("Acme Webcam", driver="uvcvideo", formats={"MJPG": [(1280, 720, [30])]}), 4)
+    cams["video20"] = bed.add_camera("video20", "virtual/loop20", {}, v.Camera("foldcam", driver="v4l2 loopback", caps=v.CAP_VIDEO_CAPTURE | v.CAP_VIDEO_OUTPUT), 20)
+    hinge = bed.add_iio("hinge", {"in_angl0_raw": 90, "in_angl0_scale": RADIANS_PER_DEGREE}, {})
+    base = bed.add_iio("accel_3d", {"in_accel_x_raw": 0, "in_accel_y_raw": 0, "in_accel_z_raw": -1000, "in_accel_scale": G}, {"ACCEL_LOCATION": "base"})
+    # Mounted turned: the matrix maps chip (0, -1000, 0) to panel (-1000, 0, 0).
+    display = bed.add_iio("accel_3d", {"in_accel_x_raw": 0, "in_accel_y_raw": -1000, "in_accel_z_raw": 0, "in_accel_scale": G},
+                          {"ACCEL_LOCATION": "display", "ACCEL_MOUNT_MATRIX": "0, 1, 0; -1, 0, 0; 0, 0, 1"})
+    return cams, hinge, base, display, outer_camera
+
+
+def by_node(report):
+    return {entry["node"]: entry for entry in report["cameras"]}
+
+
+# -- 1. Probe: enumeration, properties, V4L2 answers, classification reasons -----------------
+
+bed = Bed(FOLDCAMD, SHIM)
+cams, hinge, base, display, _ = populate(bed)
+report, stderr = bed.probe(RIG)
+check("probe ran and printed JSON", report is not None, stderr)
+report = report or {"cameras": [], "sensors": [], "missingRigCameras": []}
+nodes = by_node(report)
+inner = nodes.get("/dev/video0", {}).get("descriptor", {})
+check("inner-front matched through FOLDCAM_CAMERA (rule on ID_PATH)",
+      inner.get("rigCamera") == "inner-front" and inner.get("classification", {}).get("matchedBy") == "udev FOLDCAM_CAMERA=inner-front (rule matched ID_PATH)", inner)
+check("inner-front: stable id from ID_PATH, card name", inner.get("uniqueID") == "path:platform-csi0" and inner.get("localizedName") == "imx519 inner", inner)
+check("inner-front: position from V4L2_CID_CAMERA_ORIENTATION", inner.get("position") == "front" and inner.get("classification", {}).get("positionSource") == "V4L2_CID_CAMERA_ORIENTATION", inner)
+check("inner-front: V4L2 sensor rotation 90 CCW becomes 270 clockwise", inner.get("sensorRotation") == 270 and inner.get("classification", {}).get("rotationSource", "").startswith("V4L2_CID_CAMERA_SENSOR_ROTATION"), inner)
+check("inner-front: formats from ENUM_FMT/FRAMESIZES/FRAMEINTERVALS",
+      [(f["pixelFormat"], f["width"], f["height"], f["fps"]) for f in inner.get("formats", [])] ==
+      [("NV12", 1920, 1080, 60), ("NV12", 1280, 720, 60), ("NV12", 640, 480, 30), ("YUYV", 1920, 1080, 60), ("YUYV", 1280, 720, 60), ("YUYV", 640, 480, 30)],
+      inner.get("formats"))
+check("inner-front: hflip and vflip controls found", inner.get("classification", {}).get("controls") == ["hflip", "vflip"], inner)
+check("metadata node skipped by name", nodes.get("/dev/video1", {}).get("reason") == "a metadata-only node", nodes.get("/dev/video1"))
+outer = nodes.get("/dev/video2", {}).get("descriptor", {})
+check("outer-front: rotation from udev FOLDCAM_SENSOR_ROTATION, position from the rig, depth from Z16",
+      outer.get("sensorRotation") == 90 and outer.get("classification", {}).get("rotationSource") == "udev FOLDCAM_SENSOR_ROTATION"
+      and outer.get("classification", {}).get("positionSource") == "rig camera outer-front" and outer.get("mediaTypes") == ["video", "depth"], outer)
+back_descriptor = nodes.get("/dev/video3", {}).get("descriptor", {})
+check("back: position from hwdb ID_CAMERA_DIRECTION, rotate control",
+      back_descriptor.get("position") == "back" and back_descriptor.get("classification", {}).get("positionSource") == "hwdb ID_CAMERA_DIRECTION"
+      and back_descriptor.get("classification", {}).get("controls") == ["rotate"], back_descriptor)
+usb = nodes.get("/dev/video4", {}).get("descriptor", {})
+check("untagged USB camera: external, by serial, no rig camera",
+      usb.get("rigCamera") is None and usb.get("position") == "external" and usb.get("deviceType") == "external"
+      and usb.get("uniqueID") == "usb:Acme_Webcam_0001" and usb.get("classification", {}).get("positionSource") == "ID_BUS=usb", usb)
+check("the daemon's own loopback is skipped", nodes.get("/dev/video20", {}).get("reason") == "the daemon's own virtual camera (card label \"foldcam\")", nodes.get("/dev/video20"))
+check("no rig camera missing", report["missingRigCameras"] == [], report["missingRigCameras"])
+sensors = {s["syspath"]: s for s in report["sensors"]}
+h = sensors.get(hinge, {})
+check("hinge sensor found by IIO name, angle = raw x scale in degrees", h.get("kind") == "hinge" and h.get("hinge") == "fold" and abs(h.get("angle", -1) - 90) < 1e-6, h)
+b, d = sensors.get(base, {}), sensors.get(display, {})
+check("base accelerometer placed by ACCEL_LOCATION", b.get("accelerometer") == "base" and b.get("mountMatrixSource") == "identity (no mount matrix given)", b)
+check("display accelerometer: ACCEL_MOUNT_MATRIX applied", d.get("accelerometer") == "display" and d.get("mountMatrixSource") == "udev ACCEL_MOUNT_MATRIX"
+      and all(abs(x - y) < 1e-9 for x, y in zip(d.get("gravity", []), [-1000 * G, 0, 0])), d)
+
+# -- 2. Probe errors: every one named, none fatal ---------------------------------------------
+
+bad = Bed(FOLDCAMD, SHIM)
+bad.add_camera("video0", "platform/csi0", {"ID_PATH": "platform-csi0", "FOLDCAM_CAMERA": "inner-front"}, v.Camera("busy", fail={v.ENUM_FRAMEINTERVALS: errno.EBUSY}), 0)
+vanishing = v.Camera("vanishing")
+vanish_path = bad.add_camera("video2", "platform/csi1", {"ID_PATH": "platform-csi1", "FOLDCAM_CAMERA": "outer-front"}, vanishing, 2)
+vanishing.fail = {v.ENUM_FRAMESIZES: errno.ENODEV}
+vanishing.on_fail = lambda: (bad.remove(vanish_path), setattr(vanishing, "on_fail", None))
+bad.add_camera("video3", "platform/csi2", {"ID_PATH": "platform-csi2"}, v.Camera("fourcc", garbage={v.ENUM_FMT}), 3)
+bad.add_camera("video4", "platform/csi3", {"ID_PATH": "platform-csi3"}, v.Camera("card", garbage={v.QUERYCAP}), 4)
+bad.add_camera("video5", "platform/csi4", {"ID_PATH": "platform-csi4"}, v.Camera("size", garbage={v.ENUM_FRAMESIZES}), 5)
+bad_hinge = bad.add_iio("hinge", {"in_angl0_raw": "banana", "in_angl0_scale": RADIANS_PER_DEGREE}, {})
+bad.add_iio("hinge", {"in_angl0_raw": 1}, {"FOLDCAM_HINGE": "nope"})
+report, stderr = bad.probe(RIG)
+check("probe with faulty devices still ran", report is not None, stderr)
+report = report or {"cameras": [], "sensors": []}
+nodes = by_node(report)
+busy = nodes.get("/dev/video0", {})
+check("EBUSY named and the rig camera kept as busy", busy.get("status") == "busy" and busy.get("rigCamera") == "inner-front"
+      and busy.get("error") == "/dev/video0: VIDIOC_ENUM_FRAMEINTERVALS failed: Device or resource busy", busy)
+gone = nodes.get("/dev/video2", {})
+check("device vanishing mid-query named", gone.get("status") == "failed" and gone.get("error") == "/dev/video2: VIDIOC_ENUM_FRAMESIZES failed: No such device", gone)
+check("garbage fourcc named", nodes.get("/dev/video3", {}).get("error") == "/dev/video3: VIDIOC_ENUM_FMT answered garbage: pixel format 0x1020304 is not a fourcc", nodes.get("/dev/video3"))
+check("garbage card name named", nodes.get("/dev/video4", {}).get("error") == "/dev/video4: VIDIOC_QUERYCAP answered garbage: card is not NUL-terminated UTF-8", nodes.get("/dev/video4"))
+check("garbage frame size named", nodes.get("/dev/video5", {}).get("error") == "/dev/video5: VIDIOC_ENUM_FRAMESIZES answered garbage: YUYV size 0x0", nodes.get("/dev/video5"))
+check("probe errors are logged with a priority prefix", "<4>/dev/video0: VIDIOC_ENUM_FRAMEINTERVALS failed: Device or resource busy; will retry" in stderr, stderr)
+bad_sensors = {s["syspath"]: s for s in report["sensors"]}
+check("garbage hinge reading named, no angle", "angle" not in bad_sensors.get(bad_hinge, {}) and "in_angl0_raw answered garbage: \"banana\" is not a number" in stderr, stderr)
+check("unknown FOLDCAM_HINGE skipped with the reason",
+      any(s.get("reason", "").startswith("FOLDCAM_HINGE=nope names no hinge of rig duo") for s in report["sensors"]), report["sensors"])
+
+# -- 3. The daemon: first inventory before READY=1, then hotplug and fallbacks ------------------
+
+live = Bed(FOLDCAMD, SHIM)
+cams, hinge, base, display, outer_camera = populate(live, outer=outer_front(fail={v.ENUM_FRAMEINTERVALS: errno.EBUSY}))
+live.add_switch("event5", ev.SwitchDevice("Lid Switch", [ev.SW_LID]))
+daemon = live.start_daemon({"rig": RIG, "sensorPollMilliseconds": 20, "logLevel": "debug"})
+try:
+    ready = daemon.wait_ready()
+    check("READY=1 sent", ready is not None, ready)
+    devices = daemon.request("devices")
+    ids = [c.get("rigCamera") or c.get("uniqueID") for c in devices.get("cameras", [])]
+    check("devices right after READY=1: the tagged cameras and the USB one (outer-front busy)", ids == ["inner-front", "back", "usb:Acme_Webcam_0001"], ids)
+    check("devices carry the classification from the same descriptor JSON",
+          devices["cameras"][0].get("classification", {}).get("positionSource") == "V4L2_CID_CAMERA_ORIENTATION", devices["cameras"][0])
+
+    def camera_state(state, camera_id):
+        return state.get("cameras", {}).get(camera_id, {})
+
+    def hinge_of(state):
+        return state.get("hinges", {}).get("fold", -1), state.get("hingeSources", {}).get("fold")
+
+    state = daemon.request("state")
+    check("busy camera unavailable with reason busy", camera_state(state, "outer-front").get("reason") == "busy", camera_state(state, "outer-front"))
+    angle, source = hinge_of(state)
+    check("hinge from the IIO sensor: 90 degrees, source sensor", abs(angle - 90) < 0.01 and source == "sensor", (angle, source))
+    check("posture from the sensor angle", state.get("posture") == "halfOpen", state.get("posture"))
+
+    outer_camera.fail = {}
+    state = daemon.eventually("state", lambda s: camera_state(s, "outer-front").get("available") is True, timeout=8)
+    check("busy camera becomes available when the device answers again", camera_state(state, "outer-front").get("available") is True, camera_state(state, "outer-front"))
+
+    live.set_attribute(hinge, "in_angl0_raw", 170)
+    state = daemon.eventually("state", lambda s: abs(hinge_of(s)[0] - 170) < 0.01)
+    check("hinge follows the sensor (polled sysfs)", abs(hinge_of(state)[0] - 170) < 0.01 and state["posture"] == "open", hinge_of(state))
+    live.set_attribute(hinge, "in_angl0_raw", 400)
+    live.turn(0.3)
+    state = daemon.request("state")
+    check("out-of-range reading dropped, with a warning", abs(hinge_of(state)[0] - 170) < 0.01, hinge_of(state))
+
+    # The lid switch (through libinput) overrides the sensor, which rests meanwhile; opening the
+    # lid hands back to a fresh sensor reading.
+    live.write_input_events("event5", ev.switch_events(ev.SW_LID, True))
+    state = daemon.eventually("state", lambda s: hinge_of(s)[1] == "lidSwitch")
+    check("lid switch closed (libinput): hinge at the rig's closed angle", hinge_of(state) == (0, "lidSwitch") and state["posture"] == "closed", hinge_of(state))
+    live.set_attribute(hinge, "in_angl0_raw", 100)
+    live.write_input_events("event5", ev.switch_events(ev.SW_LID, False))
+    state = daemon.eventually("state", lambda s: hinge_of(s)[1] == "sensor" and abs(hinge_of(s)[0] - 100) < 0.01)
+    check("lid opened: back to the sensor's new reading", hinge_of(state)[1] == "sensor" and abs(hinge_of(state)[0] - 100) < 0.01, hinge_of(state))
+
+    live.remove(cams["video3"])
+    state = daemon.eventually("state", lambda s: camera_state(s, "back").get("reason") == "unplugged")
+    check("unplugged camera: unavailable, reason unplugged", camera_state(state, "back").get("reason") == "unplugged", camera_state(state, "back"))
+    devices = daemon.request("devices")
+    check("unplugged camera gone from devices", "back" not in [c.get("rigCamera") for c in devices["cameras"]], devices)
+    directions = daemon.request("directions")
+    listed = [c for display_state in directions["displays"].values() for key in ("forward", "backward") for c in display_state.get(key, [])]
+    check("unplugged camera in no direction list", all("back" not in str(c) for c in listed), directions)
+
+    # Replugged under another node number (umockdev cannot reuse a removed node's name either).
+    cams["video5"] = live.add_camera("video5", "platform/csi2", {"ID_PATH": "platform-csi2", "FOLDCAM_CAMERA": "back", "ID_CAMERA_DIRECTION": "back"}, back(), 5, hotplug=True)
+    state = daemon.eventually("state", lambda s: camera_state(s, "back").get("available") is True)
+    check("replugged camera available again", camera_state(state, "back").get("available") is True, camera_state(state, "back"))
+    replugged = [c for c in daemon.request("devices")["cameras"] if c.get("rigCamera") == "back"]
+    check("replugged camera keeps its uniqueID on a new node", [(c["uniqueID"], c["node"]) for c in replugged] == [("path:platform-csi2", "/dev/video5")], replugged)
+
+    live.remove(hinge)
+    state = daemon.eventually("state", lambda s: hinge_of(s)[1] == "accelerometers")
+    check("hinge sensor removed: falls back to the accelerometers (90 degrees from gravity)",
+          hinge_of(state)[1] == "accelerometers" and abs(hinge_of(state)[0] - 90) < 0.5, hinge_of(state))
+    live.remove(display)
+    state = daemon.eventually("state", lambda s: hinge_of(s)[1] != "accelerometers")
+    check("an accelerometer removed: falls back to the last reading", hinge_of(state)[1] == "lastReading", hinge_of(state))
+    live.write_input_events("event5", ev.switch_events(ev.SW_LID, True))
+    state = daemon.eventually("state", lambda s: hinge_of(s)[1] == "lidSwitch")
+    check("then the switch decides: lid closed", hinge_of(state) == (0, "lidSwitch"), hinge_of(state))
+    live.write_input_events("event5", ev.switch_events(ev.SW_LID, False))
+    state = daemon.eventually("state", lambda s: hinge_of(s)[1] != "lidSwitch")
+    check("lid opened again: the last reading", hinge_of(state)[1] == "lastReading", hinge_of(state))
+
+    # SIGHUP: a new device thread takes a fresh inventory for the reloaded rig.
+    os.kill(daemon.process.pid, signal.SIGHUP)
+    devices = daemon.eventually("devices", lambda d: len(d.get("cameras", [])) == 4 and daemon.process.poll() is None, timeout=15)
+    ids = [c.get("rigCamera") or c.get("uniqueID") for c in devices.get("cameras", [])]
+    check("after SIGHUP the cameras are inventoried again", ids == ["inner-front", "outer-front", "back", "usb:Acme_Webcam_0001"], ids)
+finally:
+    code, log = daemon.stop()
+check("daemon stopped cleanly on SIGTERM", code == 0, log[-2000:])
+check("daemon logged with syslog priority prefixes", "<6>device inventory:" in log and "<5>hinge sensor for fold removed" in log, log[-2000:])
+check("libinput's switch device reported with the switches it trusts", '<6>switch device "Lid Switch": SW_LID' in log, log[-2000:])
+# One warning per sensor per 10 s: the first drop (the 90 -> 170 step read as too fast, or 400)
+# is named, later ones are counted.
+check("dropped readings warned about by sensor, rate-limited", log.count("<4>hinge sensor %s: reading " % hinge) == 1, log[-2000:])
+
+# -- 4. A hinge sensor with an IIO buffer is read from the buffer, not polled --------------------
+
+import struct  # noqa: E402
+
+buffered = Bed(FOLDCAMD, SHIM)
+hinge = buffered.add_buffered_hinge("iio:device0")
+daemon = buffered.start_daemon({"rig": RIG, "sensorPollMilliseconds": 20})
+try:
+    check("READY=1 with a buffered hinge sensor", daemon.wait_ready() is not None)
+    check("buffer set up: only in_angl0 enabled, buffer on",
+          (buffered.attribute(hinge, "scan_elements/in_angl0_en"), buffered.attribute(hinge, "scan_elements/in_timestamp_en"),
+           buffered.attribute(hinge, "buffer/enable")) == ("1", "0", "1"))
+    buffered.write_samples("iio:device0", struct.pack("<i", 120))
+    state = daemon.eventually("state", lambda s: abs(s["hinges"]["fold"] - 120) < 0.01)
+    check("hinge angle from a buffer sample", abs(state["hinges"]["fold"] - 120) < 0.01 and state["hingeSources"]["fold"] == "sensor",
+          (state["hinges"], state["hingeSources"]))
+    buffered.set_attribute(hinge, "in_angl0_raw", 30)  # must be ignored: the buffer is the source
+    buffered.write_samples("iio:device0", struct.pack("<ii", 121, 122))
+    state = daemon.eventually("state", lambda s: abs(s["hinges"]["fold"] - 122) < 0.01)
+    check("several samples in one read: the newest wins, sysfs is not polled", abs(state["hinges"]["fold"] - 122) < 0.01, state["hinges"])
+finally:
+    code, log = daemon.stop()
+check("buffer mode logged, buffer disabled again on exit", "read from its IIO buffer /dev/iio:device0" in log and buffered.attribute(hinge, "buffer/enable") == "0", log[-1500:])
+
+# -- 5. A switch that is already on at start (libinput syncs its state) -------------------------
+
+tablet = Bed(FOLDCAMD, SHIM)
+tablet.add_switch("event7", ev.SwitchDevice("Intel HID switches", [ev.SW_TABLET_MODE], on=[ev.SW_TABLET_MODE]))
+daemon = tablet.start_daemon({"rig": "convertible", "sensorPollMilliseconds": 20})
+try:
+    check("READY=1 on the convertible", daemon.wait_ready() is not None)
+    state = daemon.request("state")
+    check("tablet-mode switch on at start: in the first state, hinge at the tablet angle",
+          (state["hinges"].get("lid"), state["hingeSources"].get("lid"), state["posture"]) == (360, "tabletModeSwitch", "tablet"), state["hinges"])
+    tablet.write_input_events("event7", ev.switch_events(ev.SW_TABLET_MODE, False))
+    state = daemon.eventually("state", lambda s: s["hingeSources"].get("lid") != "tabletModeSwitch")
+    check("tablet mode off: back to the declared initial angle (no sensor)", (state["hinges"].get("lid"), state["hingeSources"].get("lid")) == (110, "initial"), state["hinges"])
+finally:
+    daemon.stop()
+
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
