@@ -1,28 +1,11 @@
-import Glibc
+import FoldcamPlatform
 
 /// Runs blocking work on its own detached POSIX thread, never on Swift's cooperative pool
 /// (a blocked socket read there would starve every other task).
 enum ReaderThread {
-    private final class Body {
-        let run: @Sendable () -> Void
-        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-    }
-
     /// Starts `body` on a new thread; false when the system refuses a new thread.
     static func start(_ body: @escaping @Sendable () -> Void) -> Bool {
-        let context = Unmanaged.passRetained(Body(body)).toOpaque()
-        var thread = pthread_t()
-        let status = pthread_create(&thread, nil, { raw in
-            let body = Unmanaged<Body>.fromOpaque(raw!).takeRetainedValue()
-            body.run()
-            return nil
-        }, context)
-        guard status == 0 else {
-            Unmanaged<Body>.fromOpaque(context).release()
-            return false
-        }
-        pthread_detach(thread)
-        return true
+        OSThread.detach(name: "foldcam-client", body)
     }
 }
 

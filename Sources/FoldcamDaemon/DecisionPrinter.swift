@@ -1,7 +1,6 @@
 import FoldcamCore
 import FoldcamIO
 import FoldcamRender
-import Foundation
 
 /// Prints each decision a person would notice (posture, directions, viewed display, virtual
 /// camera source) as readable lines on stdout: the simulator's running commentary.
@@ -13,8 +12,9 @@ final class DecisionPrinter {
     func print(_ state: FoldState, rig: Rig, plan: VirtualCameraPlan) {
         guard enabled else { return }
         let elapsed = ContinuousClock.now - start
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        let stamp = String(format: "[%7.2fs] ", seconds)
+        let centiseconds = Int(elapsed.components.seconds) * 100 + Int(elapsed.components.attoseconds / 10_000_000_000_000_000)
+        let number = "\(centiseconds / 100).\(centiseconds % 100 < 10 ? "0" : "")\(centiseconds % 100)"
+        let stamp = "[" + String(repeating: " ", count: max(0, 7 - number.count)) + number + "s] "
         let lines = StateText.describe(state, rig: rig, plan: plan)
         var text = stamp + lines[0] + "\n"
         for line in lines.dropFirst() { text += String(repeating: " ", count: stamp.count) + line + "\n" }

@@ -2,7 +2,8 @@ import FoldcamCapture
 import FoldcamCore
 import FoldcamPlatform
 import FoldcamVideo
-import Foundation
+import Dispatch
+import FoundationEssentials
 
 /// The `snapshot` method in simulate mode: the frame the virtual camera showed at a moment,
 /// upright and unmirrored, as PNG. Synthetic cameras are drawn on demand rather than streamed,

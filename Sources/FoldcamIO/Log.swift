@@ -1,4 +1,4 @@
-import Foundation
+import Glibc
 
 /// Logging to stderr with syslog priority prefixes (`<3>`), which journald files by priority.
 public struct Log: Sendable {
@@ -18,7 +18,7 @@ public struct Log: Sendable {
         guard priority <= threshold else { return }
         let text = message().split(separator: "\n", omittingEmptySubsequences: false)
             .map { "<\(priority.rawValue)>\($0)" }.joined(separator: "\n")
-        FileHandle.standardError.write(Data((text + "\n").utf8))
+        StandardError.write(text + "\n")
     }
 
     public func error(_ message: @autoclosure () -> String) { log(.error, message()) }

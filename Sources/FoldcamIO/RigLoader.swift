@@ -1,5 +1,5 @@
 import FoldcamCore
-import Foundation
+import Glibc
 
 /// Finds a rig by preset id or file path and decodes it.
 public enum RigLoader {
@@ -33,17 +33,31 @@ public enum RigLoader {
 
     /// Reads a UTF-8 text file (or standard input for "-"), naming the file in any error.
     public static func readText(_ path: String, what: String) throws -> String {
-        let data: Data
-        if path == "-" {
-            data = FileHandle.standardInput.readDataToEndOfFile()
-        } else {
-            guard let contents = FileManager.default.contents(atPath: path) else {
-                let reason = FileManager.default.fileExists(atPath: path) ? "cannot be read (check permissions)" : "does not exist"
-                throw LoadError(description: "\(what) \(path) \(reason)")
+        let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            let reason: String
+            switch errno {
+            case ENOENT: reason = "does not exist"
+            case EACCES: reason = "cannot be read (check permissions)"
+            default: reason = "cannot be opened: \(String(cString: strerror(errno)))"
             }
-            data = contents
+            throw LoadError(description: "\(what) \(path) \(reason)")
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        defer { if fd != 0 { close(fd) } }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 && errno == EINTR { continue }
+            guard count >= 0 else {
+                throw LoadError(description: "\(what) \(path) cannot be read: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { break }
+            bytes.append(contentsOf: chunk[..<count])
+            // Rigs and configs are small: refuse anything absurd instead of filling memory.
+            guard bytes.count <= 16 * 1024 * 1024 else { throw LoadError(description: "\(what) \(path) is larger than 16 MiB") }
+        }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw LoadError(description: "\(what) \(path) is not UTF-8 text")
         }
         return text

@@ -1,15 +1,40 @@
 import CLinuxShims
 import Glibc
 
-/// A detached POSIX thread for work that blocks (device I/O), so it never runs on the
-/// cooperative pool or the event loop.
-public enum OSThread {
+/// A POSIX thread for work that blocks (device I/O, socket reads), so it never runs on the
+/// cooperative pool or the event loop. The one place foldcam creates threads.
+public final class OSThread: @unchecked Sendable {
+    // Sendable: the handle is immutable; join() is called by the single owner.
+    private let handle: pthread_t
+
     private final class Box {
         let body: @Sendable () -> Void
         init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
 
-    public static func detach(name: String, _ body: @escaping @Sendable () -> Void) {
+    private init(handle: pthread_t) {
+        self.handle = handle
+    }
+
+    /// Starts a joinable thread; its owner must `join()` it.
+    public static func start(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemCallError) -> OSThread {
+        OSThread(handle: try create(name: name, body))
+    }
+
+    /// Starts a thread nobody waits for; false when the system refuses a new thread.
+    @discardableResult
+    public static func detach(name: String, _ body: @escaping @Sendable () -> Void) -> Bool {
+        guard let handle = try? create(name: name, body) else { return false }
+        pthread_detach(handle)
+        return true
+    }
+
+    /// Waits for the thread to finish.
+    public func join() {
+        _ = pthread_join(handle, nil)
+    }
+
+    private static func create(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemCallError) -> pthread_t {
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(&thread, nil, { context in
@@ -18,11 +43,11 @@ public enum OSThread {
             return nil
         }, box)
         guard result == 0 else {
-            // No thread: run nothing rather than crash; callers see no events and report it.
             Unmanaged<Box>.fromOpaque(box).release()
-            return
+            throw SystemCallError("pthread_create \(name)", Errno(rawValue: result))
         }
-        _ = String(name.prefix(15)).withCString { pthread_setname_np(thread, $0) }
-        pthread_detach(thread)
+        // Thread names are at most 15 bytes; they show in top -H and gdb.
+        _ = String(name.utf8.prefix(15))?.withCString { pthread_setname_np(thread, $0) }
+        return thread
     }
 }

@@ -1,6 +1,5 @@
 import FoldcamCore
 import FoldcamIO
-import Foundation
 
 /// `foldcamd scenario`: validates the rig and the whole script first (so a bad input prints
 /// nothing on stdout), then prints one compact JSON state per step.

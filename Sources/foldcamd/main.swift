@@ -1,7 +1,8 @@
 import FoldcamCore
 import FoldcamDaemon
 import FoldcamIO
-import Foundation
+import FoundationEssentials
+import Glibc
 
 // foldcamd: the foldcam daemon. See `foldcamd --help`.
 

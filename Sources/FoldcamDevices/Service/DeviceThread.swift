@@ -8,7 +8,7 @@ import Glibc
 public final class DeviceThread: Sendable {
     public let updates: Mailbox<DeviceUpdate>
     private let stopSignal: Mailbox<Bool>
-    private let thread: pthread_t
+    private let thread: OSThread
 
     /// Starts the thread; its first updates are the inventory, then `.inventoryComplete`.
     public init(rig: Rig, settings: DeviceSettings, log: Log) throws(SystemCallError) {
@@ -25,24 +25,13 @@ public final class DeviceThread: Sendable {
                 updates.post(.inventoryComplete)
             }
         }
-        let context = Unmanaged.passRetained(Box(body)).toOpaque()
-        var thread = pthread_t()
-        let result = pthread_create(&thread, nil, { raw in
-            let box = Unmanaged<Box>.fromOpaque(raw!).takeRetainedValue()
-            box.body()
-            return nil
-        }, context)
-        guard result == 0 else {
-            Unmanaged<Box>.fromOpaque(context).release()
-            throw SystemCallError("pthread_create", Errno(rawValue: result))
-        }
-        self.thread = thread
+        thread = try OSThread.start(name: "foldcam-devices", body)
     }
 
     /// Asks the thread to finish and waits for it.
     public func stop() {
         stopSignal.post(true)
-        _ = pthread_join(thread, nil)  // fails only for a detached or foreign thread: not ours
+        thread.join()
     }
 
     /// Blocks until the first inventory is complete (or `timeout` passes) and returns every
@@ -58,10 +47,5 @@ public final class DeviceThread: Sendable {
             collected += updates.drain()
         }
         return collected
-    }
-
-    private final class Box: @unchecked Sendable {
-        let body: @Sendable () -> Void
-        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
     }
 }
