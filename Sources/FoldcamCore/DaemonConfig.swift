@@ -17,6 +17,14 @@ public struct DaemonConfig: Sendable, Equatable {
     public var loopbackDevice: String?
     /// Polling interval for IIO sensors without a buffer (bounded: 10 to 1000 ms).
     public var sensorPollMilliseconds: Int = 50
+    /// "virtual": one v4l2loopback camera follows the viewer (default). "individual": clients
+    /// open the physical cameras themselves; the daemon only turns sensors by their flip
+    /// controls and publishes mirroring and rotation.
+    public var cameraMode: CameraMode = .virtual
+
+    public enum CameraMode: String, Sendable, Equatable, CaseIterable {
+        case virtual, individual
+    }
 
     public init() {}
 
@@ -33,7 +41,10 @@ public struct DaemonConfig: Sendable, Equatable {
         let root = JSONCursor(value: value, path: "", collector: collector)
         var config = DaemonConfig()
         if root.isObject() {
-            root.checkKeys(["rig", "group", "maxClients", "clientStuckSeconds", "logLevel", "seat", "loopbackLabel", "loopbackDevice", "sensorPollMilliseconds"])
+            root.checkKeys(["rig", "group", "maxClients", "clientStuckSeconds", "logLevel", "seat", "loopbackLabel", "loopbackDevice", "sensorPollMilliseconds", "cameraMode"])
+            if let cursor = root.field("cameraMode"), let text = cursor.string() {
+                if let mode = CameraMode(rawValue: text) { config.cameraMode = mode } else { collector.add(cursor.path, "unknown mode \"\(text)\" (expected one of: virtual, individual)") }
+            }
             if let rig = root.field("rig")?.string() {
                 if rig.isEmpty { collector.add("rig", "must not be empty (a preset id or a path)") } else { config.rig = rig }
             }

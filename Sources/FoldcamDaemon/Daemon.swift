@@ -46,8 +46,26 @@ final class Daemon: RequestHandling {
         didSet { virtualCamera?.update(state: engine.state, rig: rig, plan: engine.plan) }
     }
 
+    /// Individual mode's sensor flips (nil in virtual mode).
+    var individual: IndividualCameraControl? {
+        didSet { individual?.update(state: engine.state, rig: rig, descriptors: descriptors) }
+    }
+
     func currentValue(of topic: Topic) -> JSONValue {
-        TopicValues.value(topic, state: engine.state, rig: rig, plan: engine.plan, devices: descriptors, readiness: readiness)
+        let value = TopicValues.value(topic, state: engine.state, rig: rig, plan: engine.plan, devices: descriptors, readiness: readiness)
+        guard topic == .devices, let individual else { return value }
+        return Self.annotate(value, flipped: individual.flipped)
+    }
+
+    /// Adds `sensorFlipped` to each camera in the devices value (individual mode): frames from
+    /// a flipped sensor are already turned 180°, so a client applies captureRotation − 180.
+    static func annotate(_ devices: JSONValue, flipped: [String: Bool]) -> JSONValue {
+        guard case let .array(cameras)? = devices["cameras"] else { return devices }
+        return .object([("cameras", .array(cameras.map { camera in
+            guard case var .object(members) = camera, let id = camera["rigCamera"]?.stringValue else { return camera }
+            members.append(("sensorFlipped", .bool(flipped[id] ?? false)))
+            return .object(members)
+        }))])
     }
 
     /// Applies one input and publishes every topic whose value changed.
@@ -57,6 +75,7 @@ final class Daemon: RequestHandling {
         guard !update.change.isEmpty else { return }
         recordShowing()
         virtualCamera?.update(state: engine.state, rig: rig, plan: engine.plan)
+        individual?.update(state: engine.state, rig: rig, descriptors: descriptors)
         publish(candidates: Self.topics(for: update.change))
         onChange?(update.state, update.change)
     }
@@ -71,6 +90,7 @@ final class Daemon: RequestHandling {
     /// hotplug) and publishes the `devices` topic if it changed.
     func replaceDescriptors(_ newDescriptors: [CameraDescriptor]) {
         descriptors = newDescriptors
+        individual?.update(state: engine.state, rig: rig, descriptors: descriptors)
         publish(candidates: [.devices])
     }
 

@@ -1,3 +1,4 @@
+import FoldcamCapture
 import FoldcamCore
 import FoldcamIO
 import FoldcamPlatform
@@ -140,7 +141,17 @@ public final class DaemonRunner {
         // Hardware: the first device inventory completes here, before READY=1.
         if !options.simulate { hardware = try HardwareInputs(daemon: daemon, loop: loop, config: config, log: log) }
 
-        let producer = try VirtualCameraSetup.start(daemon: daemon, loop: loop, snapshots: snapshots, config: config, explicitNode: options.loopback, log: log)
+        var producer: VirtualCameraProducer?
+        if config.cameraMode == .individual {
+            let control = try IndividualCameraControl(log: log)
+            try loop.register(control.results.descriptor) { [unowned daemon] _ in
+                for result in control.results.drain() where control.handle(result) { daemon.publish(candidates: [.devices]) }
+            }
+            daemon.individual = control
+            log.info("individual camera mode: clients open the cameras; sensors are flipped when a capture needs 180°")
+        } else {
+            producer = try VirtualCameraSetup.start(daemon: daemon, loop: loop, snapshots: snapshots, config: config, explicitNode: options.loopback, log: log)
+        }
 
         let socketDescription = listener.ownedPath ?? "the socket passed by systemd"
         log.info("foldcamd \(Daemon.version) serving \(socketDescription): rig \(rig.id), \(daemon.mode.rawValue) mode, \(rig.cameras.count) cameras")
