@@ -65,12 +65,15 @@ let package = Package(
         .testTarget(name: "FoldcamCoreTests", dependencies: ["FoldcamCore", "FoldcamRender"]),
         // The client library and foldcamctl against a real foldcamd --simulate (binaries found
         // next to the test bundle).
-        .testTarget(name: "FoldcamClientTests", dependencies: ["FoldcamClient", "FoldcamCore"]),
+        // Shared by the tests that run the real executables: child processes, temporary
+        // directories, finding the built binaries.
+        .target(name: "FoldcamTestSupport", path: "Tests/FoldcamTestSupport"),
+        .testTarget(name: "FoldcamClientTests", dependencies: ["FoldcamClient", "FoldcamCore", "FoldcamTestSupport"]),
         .testTarget(name: "FoldcamVideoTests", dependencies: ["FoldcamVideo", "FoldcamCore"]),
         .testTarget(name: "FoldcamCaptureTests", dependencies: ["FoldcamCapture", "FoldcamVideo"]),
         // End-to-end: runs the built foldcamd binary (found next to the test bundle) as a child
         // process and talks to it over its real Unix socket.
-        .testTarget(name: "FoldcamDaemonTests", dependencies: ["FoldcamCore"]),
+        .testTarget(name: "FoldcamDaemonTests", dependencies: ["FoldcamCore", "FoldcamTestSupport"]),
         .testTarget(name: "FoldcamDevicesTests", dependencies: ["FoldcamDevices", "FoldcamCore"]),
     ],
     swiftLanguageModes: [.v6]

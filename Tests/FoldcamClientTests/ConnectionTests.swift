@@ -1,5 +1,6 @@
 import FoldcamClient
 import FoldcamCore
+import FoldcamTestSupport
 import Testing
 
 /// `FoldcamConnection` against a real `foldcamd --simulate`: requests, replies, errors, events.

@@ -1,5 +1,6 @@
 import FoldcamClient
 import FoldcamCore
+import FoldcamTestSupport
 import Glibc
 import Testing
 
@@ -18,7 +19,7 @@ struct ControlToolTests {
         let child = try ChildProcess(
             executable: try Executables.path(of: "foldcamctl"), arguments: arguments,
             stdoutPath: directory.file("out"), stderrPath: directory.file("err"), environment: environment)
-        guard let code = try await child.exitCode(timeout: .seconds(20)) else {
+        guard let code = try await child.waitForExitCode(timeout: .seconds(20)) else {
             child.kill(9)
             throw HarnessError("foldcamctl \(arguments.joined(separator: " ")) did not exit")
         }
@@ -117,7 +118,7 @@ struct ControlToolTests {
         try await waitFor("closed; fold 0°")
         #expect(watch.stderr.contains("reconnecting"))
         watch.kill(SIGINT)
-        _ = try await watch.exitCode(timeout: .seconds(10))
+        _ = try await watch.waitForExitCode(timeout: .seconds(10))
         // open 180 (current value), halfOpen 90, then closed 0 from the new daemon (its start-up
         // value too, if the watch reconnected before the hinge moved).
         #expect(watch.stdout.split(separator: "\n").count >= 3)

@@ -1,5 +1,6 @@
 import FoldcamClient
 import FoldcamCore
+import FoldcamTestSupport
 import Testing
 
 /// `FoldcamDirectionCoordinator.directionMaps` and `FoldcamClient.events(topics:)`: a first

@@ -1,4 +1,5 @@
 import FoldcamCore
+import FoldcamTestSupport
 import Glibc
 import Testing
 

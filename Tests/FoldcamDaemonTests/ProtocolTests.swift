@@ -1,4 +1,5 @@
 import FoldcamCore
+import FoldcamTestSupport
 import Testing
 
 /// The protocol end to end: the real `foldcamd --simulate` binary over its real Unix socket.

@@ -1,11 +1,6 @@
 import FoldcamCore
+import FoldcamTestSupport
 import Glibc
-
-/// A test failure with a message (thrown errors fail the test in Swift Testing).
-struct HarnessError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
-}
 
 /// Milliseconds left until `deadline`, for poll().
 func millisecondsLeft(until deadline: ContinuousClock.Instant) -> Int32 {
