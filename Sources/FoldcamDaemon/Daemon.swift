@@ -43,7 +43,7 @@ final class Daemon: RequestHandling {
     var readiness: Readiness { virtualCamera?.readiness ?? Readiness.derived(from: engine.state) }
     /// The virtual camera producer's controller, when the producer runs.
     var virtualCamera: VirtualCameraController? {
-        didSet { virtualCamera?.update(state: engine.state, rig: rig, plan: engine.plan) }
+        didSet { virtualCamera?.update(engine: engine) }
     }
 
     /// Individual mode's sensor flips (nil in virtual mode).
@@ -74,7 +74,7 @@ final class Daemon: RequestHandling {
         for warning in update.warnings { log.warning(warning) }
         guard !update.change.isEmpty else { return }
         recordShowing()
-        virtualCamera?.update(state: engine.state, rig: rig, plan: engine.plan)
+        virtualCamera?.update(engine: engine)
         individual?.update(state: engine.state, rig: rig, descriptors: descriptors)
         publish(candidates: Self.topics(for: update.change))
         onChange?(update.state, update.change)
@@ -134,7 +134,7 @@ final class Daemon: RequestHandling {
             }
         }
         recordShowing()
-        virtualCamera?.update(state: engine.state, rig: rig, plan: engine.plan)
+        virtualCamera?.update(engine: engine)
         publish(candidates: Topic.allCases)
         onChange?(engine.state, StateChange(from: old.state, to: engine.state))
     }

@@ -17,6 +17,9 @@ final class VirtualCameraController {
     /// Called when readiness may have changed.
     var onReadinessChange: (() -> Void)?
     private var rotations: [String: Int] = [:]
+    /// How far ahead of a moving hinge to look for a coming switch (pre-warm), degrees.
+    var prewarmWindow: Double = 10
+    private var lastAngles: [Double] = []
 
     init(producer: VirtualCameraProducer, log: Log, sourceOf: @escaping (String) -> VirtualCameraProducer.Source?) {
         self.producer = producer
@@ -28,7 +31,8 @@ final class VirtualCameraController {
     var feeding: String? { switcher.feeding }
 
     /// A new decision: the candidates, best first, and the capture rotation of each camera.
-    func update(state: FoldState, rig: Rig, plan: VirtualCameraPlan) {
+    func update(engine: FoldEngine) {
+        let state = engine.state, rig = engine.rig, plan = engine.plan
         let candidates = plan.candidates(rig: rig, state: state.displays, viewedDisplay: state.viewedDisplay).map { rig.cameras[$0].id }
         rotations = Dictionary(uniqueKeysWithValues: rig.cameras.indices.map { (rig.cameras[$0].id, state.cameras[$0].captureRotation) })
         let reason: Readiness.Reason
@@ -38,9 +42,32 @@ final class VirtualCameraController {
         }
         let before = switcher.readiness
         perform(switcher.decide(candidates: candidates, noneBecause: reason))
+        perform(switcher.prewarm(predictedSource(engine: engine, current: candidates.first)))
         // The camera being fed may have turned (gravity, mount): tell the producer.
         if let feeding = switcher.feeding { producer.send(.feed(camera: feeding, rotation: rotations[feeding] ?? 0)) }
         if switcher.readiness != before { onReadinessChange?() }
+    }
+
+    /// The source the virtual camera will switch to if a moving hinge keeps moving for
+    /// `prewarmWindow` degrees; nil when no switch is coming (or nothing moves).
+    private func predictedSource(engine: FoldEngine, current: String?) -> String? {
+        let angles = engine.state.hingeAngles
+        defer { lastAngles = angles }
+        guard lastAngles.count == angles.count else { return nil }
+        for hinge in angles.indices {
+            let delta = angles[hinge] - lastAngles[hinge]
+            guard abs(delta) > 0.05 else { continue }
+            let spec = engine.rig.hinges[hinge]
+            let ahead = min(max(angles[hinge] + (delta > 0 ? prewarmWindow : -prewarmWindow), spec.minimum), spec.maximum)
+            // The engine is a value: probing a copy leaves the real decisions untouched.
+            var probe = engine
+            _ = probe.apply(.hingeAngle(hinge: hinge, degrees: ahead))
+            let next = probe.plan.candidates(rig: probe.rig, state: probe.state.displays, viewedDisplay: probe.state.viewedDisplay).first
+            if let next, next != engine.rig.cameraIndex(current ?? "") {
+                return engine.rig.cameras[next].id
+            }
+        }
+        return nil
     }
 
     func handle(_ event: VirtualCameraProducer.Event) {
@@ -63,6 +90,7 @@ final class VirtualCameraController {
         for action in actions {
             switch action {
             case let .open(camera):
+                log.debug("virtual camera: opening \(camera)\(camera == switcher.warming ? " ahead of a likely switch (pre-warm)" : "")")
                 if let source = sourceOf(camera) {
                     producer.send(.open(camera: camera, source: source))
                 } else {

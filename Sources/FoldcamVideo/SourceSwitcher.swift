@@ -30,12 +30,15 @@ public struct SourceSwitcher: Sendable, Equatable {
     private var candidates: [String] = []
     /// Cameras that failed to open since the candidates last changed (skipped until then).
     private var failed: Set<String> = []
+    /// Pre-warm: the camera opened ahead of a likely switch, and whether it already delivers.
+    public private(set) var warming: String?
+    private var warmReady = false
     public private(set) var lastFailure: (camera: String, reason: Readiness.Reason)?
 
     public init() {}
 
     public static func == (a: SourceSwitcher, b: SourceSwitcher) -> Bool {
-        a.phase == b.phase && a.candidates == b.candidates && a.failed == b.failed
+        a.phase == b.phase && a.candidates == b.candidates && a.failed == b.failed && a.warming == b.warming && a.warmReady == b.warmReady
     }
 
     public var readiness: Readiness {
@@ -61,8 +64,35 @@ public struct SourceSwitcher: Sendable, Equatable {
         return pursue(reason: reason)
     }
 
+    /// Opens `camera` ahead of a switch the decision core expects soon (the hinge approaches a
+    /// boundary), so that when the switch comes the new camera already streams and taking it
+    /// over is immediate. nil cancels a pre-warm that is no longer expected.
+    public mutating func prewarm(_ camera: String?) -> [Action] {
+        guard camera != warming else { return [] }
+        var actions: [Action] = []
+        if let old = warming, !isInUse(old) { actions.append(.close(old)) }
+        warming = nil
+        warmReady = false
+        guard let camera, !isInUse(camera), !failed.contains(camera) else { return actions }
+        warming = camera
+        return actions + [.open(camera)]
+    }
+
+    /// Feeding, or being opened to feed.
+    private func isInUse(_ camera: String) -> Bool {
+        switch phase {
+        case let .streaming(current), let .starting(current): return current == camera
+        case let .switching(from, to): return from == camera || to == camera
+        case .noSource: return false
+        }
+    }
+
     /// The camera being opened delivered its first frame: it takes over the output.
     public mutating func firstFrame(from camera: String) -> [Action] {
+        if camera == warming {
+            warmReady = true
+            return []
+        }
         switch phase {
         case .starting(camera):
             phase = .streaming(camera)
@@ -77,6 +107,12 @@ public struct SourceSwitcher: Sendable, Equatable {
 
     /// Opening or streaming `camera` failed (busy, vanished, no common mode): try the next.
     public mutating func failed(_ camera: String, reason: Readiness.Reason) -> [Action] {
+        if camera == warming {
+            // Two streams at once may be more than the hardware allows: switch the slow way.
+            warming = nil
+            warmReady = false
+            return [.close(camera)]
+        }
         failed.insert(camera)
         lastFailure = (camera, reason)
         var actions: [Action] = []
@@ -102,6 +138,7 @@ public struct SourceSwitcher: Sendable, Equatable {
 
     private mutating func pursue(reason: Readiness.Reason) -> [Action] {
         let wanted = candidates.first { !failed.contains($0) }
+        if let wanted, wanted == warming, let actions = takeOverWarm(wanted) { return actions }
         switch (phase, wanted) {
         case let (.streaming(current), wanted?) where current == wanted:
             return []
@@ -136,6 +173,31 @@ public struct SourceSwitcher: Sendable, Equatable {
             let changed = newPhase != phase
             phase = newPhase
             return changed ? [.feedUnavailable] : []
+        }
+    }
+
+    /// The wanted camera is the pre-warmed one: it is already open (and maybe streaming).
+    private mutating func takeOverWarm(_ camera: String) -> [Action]? {
+        let ready = warmReady
+        warming = nil
+        warmReady = false
+        switch phase {
+        case let .streaming(current):
+            guard ready else {
+                phase = .switching(from: current, to: camera)
+                return []
+            }
+            phase = .streaming(camera)
+            return [.feed(camera), .close(current)]
+        case .noSource:
+            phase = ready ? .streaming(camera) : .starting(camera)
+            return ready ? [.feed(camera)] : []
+        case let .starting(current):
+            phase = ready ? .streaming(camera) : .starting(camera)
+            return [.close(current)] + (ready ? [.feed(camera)] : [])
+        case let .switching(old, target):
+            phase = ready ? .streaming(camera) : .switching(from: old, to: camera)
+            return [.close(target)] + (ready ? [.feed(camera), .close(old)] : [])
         }
     }
 }

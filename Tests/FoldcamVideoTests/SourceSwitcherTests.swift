@@ -71,3 +71,47 @@ import Testing
         #expect(switcher.firstFrame(from: "outer-front").isEmpty)
     }
 }
+
+@Suite struct PrewarmTests {
+    func streaming(_ camera: String) -> SourceSwitcher {
+        var switcher = SourceSwitcher()
+        _ = switcher.decide(candidates: [camera])
+        _ = switcher.firstFrame(from: camera)
+        return switcher
+    }
+
+    @Test func aWarmCameraThatDeliversIsTakenOverAtOnce() {
+        var switcher = streaming("inner-front")
+        #expect(switcher.prewarm("outer-front") == [.open("outer-front")])
+        #expect(switcher.readiness == .ready)  // still showing inner-front
+        #expect(switcher.firstFrame(from: "outer-front").isEmpty)
+        // The fold crosses the boundary: a pointer swap, no switching phase.
+        #expect(switcher.decide(candidates: ["outer-front"]) == [.feed("outer-front"), .close("inner-front")])
+        #expect(switcher.readiness == .ready)
+        #expect(switcher.warming == nil)
+    }
+
+    @Test func aWarmCameraStillStartingIsNotOpenedTwice() {
+        var switcher = streaming("inner-front")
+        _ = switcher.prewarm("outer-front")
+        #expect(switcher.decide(candidates: ["outer-front"]).isEmpty)
+        #expect(switcher.readiness == .switching)
+        #expect(switcher.firstFrame(from: "outer-front") == [.feed("outer-front"), .close("inner-front")])
+    }
+
+    @Test func aCancelledPrewarmClosesTheCamera() {
+        var switcher = streaming("inner-front")
+        _ = switcher.prewarm("outer-front")
+        #expect(switcher.prewarm(nil) == [.close("outer-front")])
+        #expect(switcher.prewarm("inner-front").isEmpty)  // already feeding
+    }
+
+    @Test func hardwareThatCannotStreamTwoCamerasFallsBackToTheSlowSwitch() {
+        var switcher = streaming("inner-front")
+        _ = switcher.prewarm("outer-front")
+        #expect(switcher.failed("outer-front", reason: .busy) == [.close("outer-front")])
+        #expect(switcher.feeding == "inner-front")
+        #expect(switcher.readiness == .ready)
+        #expect(switcher.decide(candidates: ["outer-front"]) == [.open("outer-front")])
+    }
+}
