@@ -40,7 +40,17 @@ final class Daemon: RequestHandling {
     var rig: Rig { engine.rig }
     var currentSeq: Int { seq }
     /// The running producer's view when there is one, else what the decision alone implies.
-    var readiness: Readiness { virtualCamera?.readiness ?? Readiness.derived(from: engine.state) }
+    var readiness: Readiness {
+        if stopping { return .stopped }
+        return virtualCamera?.readiness ?? Readiness.derived(from: engine.state)
+    }
+    private var stopping = false
+
+    /// The daemon is shutting down: subscribers learn that no capture can start any more.
+    func markStopping() {
+        stopping = true
+        publish(candidates: [.readiness])
+    }
     /// The virtual camera producer's controller, when the producer runs.
     var virtualCamera: VirtualCameraController? {
         didSet { virtualCamera?.update(engine: engine) }

@@ -132,6 +132,7 @@ public final class DaemonRunner {
                 default:
                     self.log.notice("received \(signal == SIGTERM ? "SIGTERM" : "SIGINT"); stopping")
                     notifier.notify("STOPPING=1")
+                    daemon.markStopping()
                     exitCode = 0
                     loop.stop()
                 }

@@ -55,13 +55,17 @@ struct LifecycleTests {
         #expect(daemon.process.hasExited == false)
     }
 
-    @Test("SIGTERM exits 0 and removes the socket file")
+    @Test("SIGTERM tells readiness subscribers, exits 0 and removes the socket file")
     func terminate() throws {
         let daemon = try RunningDaemon()
         let client = try daemon.connect()
-        _ = try client.result("subscribe", .params(("topics", .array([.string("posture")]))))
+        _ = try client.result("subscribe", .params(("topics", .array([.string("readiness")]))))
+        let current = try client.nextEvent()
+        #expect(current[path: "data", "state"] == .string("ready"))
         #expect(pathExists(daemon.socketPath))
         #expect(daemon.stop() == 0, "stderr:\n\(daemon.stderr)")
+        let last = try client.nextEvent()
+        #expect(last["event"] == .string("readiness") && last[path: "data", "state"] == .string("stopped"), "\(last.compactText)")
         #expect(!pathExists(daemon.socketPath), "the socket file must be removed")
         #expect(client.waitUntilClosed(), "clients are disconnected")
         #expect(daemon.stderr.contains("received SIGTERM"))
