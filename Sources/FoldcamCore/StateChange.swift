@@ -17,7 +17,9 @@ public struct StateChange: Sendable, Equatable {
         hinges = old.hingeAngles != new.hingeAngles || old.hingeSources != new.hingeSources
         posture = old.posture != new.posture
         viewedDisplay = old.viewedDisplay != new.viewedDisplay || old.pinnedDisplay != new.pinnedDisplay
-        displays = new.displays.indices.filter { !old.displays[$0].sameDecisions(as: new.displays[$0]) }
+        displays = new.displays.indices.filter {
+            !old.displays[$0].sameDecisions(as: new.displays[$0]) || old.screenRotations[$0] != new.screenRotations[$0]
+        }
         cameras = new.cameras.indices.filter { old.cameras[$0] != new.cameras[$0] }
         virtualCameraSource = old.virtualCamera != new.virtualCamera
     }

@@ -107,7 +107,8 @@ final class Daemon: RequestHandling {
     /// Topics a change may affect; each is compared with what was last sent before publishing.
     static func topics(for change: StateChange) -> [Topic] {
         var topics: [Topic] = []
-        if !change.displays.isEmpty || change.viewedDisplay { topics.append(.directions) }
+        // Direction maps carry each camera's captureRotation and availability too.
+        if !change.displays.isEmpty || change.viewedDisplay || !change.cameras.isEmpty { topics.append(.directions) }
         if change.hinges || change.posture || change.viewedDisplay { topics.append(.posture) }
         if !change.cameras.isEmpty { topics.append(.devices) }
         if change.virtualCameraSource { topics.append(.virtualCamera) }
@@ -210,7 +211,8 @@ final class Daemon: RequestHandling {
                 members.insert(("viewed", .bool(engine.state.viewedDisplay == display)), at: 1)
                 return .object(members)
             }
-            return currentValue(of: .directions)
+            // Kept current after every change (see publish): no need to encode it again.
+            return published[.directions] ?? currentValue(of: .directions)
         case "pinView":
             apply(.pinView(display: try params.id("display", in: rig.displays.map(\.id), kind: "display")))
             return currentValue(of: .posture)

@@ -5,6 +5,20 @@ import Testing
 /// The protocol end to end: the real `foldcamd --simulate` binary over its real Unix socket.
 @Suite("foldcamd protocol over the socket")
 struct ProtocolTests {
+    @Test("a capture rotation change alone publishes directions, and the event equals a query")
+    func captureRotationPublishesDirections() throws {
+        let daemon = try RunningDaemon()
+        let client = try daemon.connect()
+        _ = try client.result("subscribe", .params(("topics", .array([.string("directions")]))))
+        _ = try client.nextEvent()  // the current value
+        // Held sideways (world up along −x): the inner camera's captures turn 270°, nothing else.
+        _ = try client.result("simulate.gravity", .params(("vector", .array([.int(1), .int(0), .int(0)]))))
+        let event = try client.nextEvent()
+        #expect(event["event"] == .string("directions"))
+        #expect(event[path: "data", "displays", "inner", "cameras", "inner-front", "captureRotation"] == .int(270))
+        #expect(event["data"] == (try client.result("directions")))
+    }
+
     @Test("hello, state and directions answer with the duo rig")
     func queries() throws {
         let daemon = try RunningDaemon()
