@@ -181,12 +181,28 @@ public final class VirtualCameraProducer: Sendable {
             }
         }
 
-        /// The one copy: the driver's buffer, turned upright, into the output frame.
+        /// The one copy: the driver's buffer, turned upright on the way, into the output frame
+        /// (whose storage is reused: the ring keeps copies of its own).
         private func take(_ bytes: UnsafeRawBufferPointer, timestamp: UInt64, from camera: String) {
             let c = producer.configuration
-            guard bytes.count >= c.format.byteCount(width: c.width, height: c.height) else { return }
-            let source = VideoFrame(format: c.format, width: c.width, height: c.height, bytes: Array(bytes.prefix(c.format.byteCount(width: c.width, height: c.height))), timestamp: timestamp, source: camera)
-            apply(source)
+            let count = c.format.byteCount(width: c.width, height: c.height)
+            guard bytes.count >= count, let base = bytes.baseAddress else { return }
+            let turn = hardwareFlip ? 0 : effectiveRotation(rotation)
+            if frame.bytes.count != count { frame.bytes = [UInt8](repeating: 0, count: count) }
+            let input = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: count)
+            frame.bytes.withUnsafeMutableBufferPointer { output in
+                if turn == 0 && !c.mirror {
+                    _ = memcpy(output.baseAddress!, base, count)
+                } else {
+                    FrameTransform.apply(.init(rotation: turn, mirror: c.mirror), format: c.format, width: c.width, height: c.height, from: input, into: output)
+                }
+            }
+            frame.format = c.format
+            frame.width = c.width
+            frame.height = c.height
+            frame.timestamp = timestamp
+            frame.source = camera
+            fresh = true
         }
 
         private func apply(_ source: VideoFrame) {
@@ -267,6 +283,9 @@ public final class VirtualCameraProducer: Sendable {
                 delivered.remove(camera)
                 if feeding == camera { feeding = nil }
             case let .feed(camera, rotation):
+                // The daemon repeats the feed on every decision (the turn may have changed);
+                // an unchanged one must not touch the sensor's controls again.
+                if feeding == camera && self.rotation == rotation { return true }
                 feeding = camera
                 self.rotation = rotation
                 hardwareFlip = false

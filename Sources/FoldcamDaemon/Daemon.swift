@@ -101,6 +101,7 @@ final class Daemon: RequestHandling {
     func replaceDescriptors(_ newDescriptors: [CameraDescriptor]) {
         descriptors = newDescriptors
         individual?.update(state: engine.state, rig: rig, descriptors: descriptors)
+        virtualCamera?.devicesChanged()
         publish(candidates: [.devices])
     }
 

@@ -70,6 +70,14 @@ final class VirtualCameraController {
         return nil
     }
 
+    /// The cameras present changed (hotplug): a camera that could not be opened, for instance
+    /// because its device node was not known yet, is tried again.
+    func devicesChanged() {
+        let before = switcher.readiness
+        perform(switcher.retryFailed())
+        if switcher.readiness != before { onReadinessChange?() }
+    }
+
     func handle(_ event: VirtualCameraProducer.Event) {
         let before = switcher.readiness
         switch event {

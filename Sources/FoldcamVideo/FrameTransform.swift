@@ -42,6 +42,19 @@ public enum FrameTransform {
         }
     }
 
+    /// Applies `operation` to the raw bytes of a `width`×`height` frame (e.g. a driver's
+    /// buffer) straight into `output`, which holds the turned frame: the one copy a frame takes.
+    public static func apply(_ operation: Operation, format: PixelFormat, width: Int, height: Int, from input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutableBufferPointer<UInt8>) {
+        let count = format.byteCount(width: width, height: height)
+        precondition(input.count >= count && output.count >= count, "buffers smaller than the frame")
+        let source = UnsafeBufferPointer(rebasing: input[0..<count])
+        let destination = UnsafeMutableBufferPointer(rebasing: output[0..<count])
+        switch format {
+        case .nv12: transformNV12(operation, source, destination, width: width, height: height)
+        case .yuyv: transformYUYV(operation, source, destination, width: width, height: height)
+        }
+    }
+
     /// Convenience returning a new frame.
     public static func applied(_ operation: Operation, to source: VideoFrame) -> VideoFrame {
         var destination = source

@@ -30,6 +30,8 @@ public struct SourceSwitcher: Sendable, Equatable {
     private var candidates: [String] = []
     /// Cameras that failed to open since the candidates last changed (skipped until then).
     private var failed: Set<String> = []
+    /// Why there are no candidates, as the decision core last said.
+    private var noneReason: Readiness.Reason = .noForwardCamera
     /// Pre-warm: the camera opened ahead of a likely switch, and whether it already delivers.
     public private(set) var warming: String?
     private var warmReady = false
@@ -61,7 +63,17 @@ public struct SourceSwitcher: Sendable, Equatable {
     public mutating func decide(candidates newCandidates: [String], noneBecause reason: Readiness.Reason = .noForwardCamera) -> [Action] {
         if newCandidates != candidates { failed.removeAll() }
         candidates = newCandidates
+        noneReason = reason
         return pursue(reason: reason)
+    }
+
+    /// The cameras present changed (hotplug): the cameras that failed get another chance. A
+    /// camera that comes back is often announced to the engine before its device node is known,
+    /// so opening it failed; the candidates did not change since, so nothing else retries it.
+    public mutating func retryFailed() -> [Action] {
+        guard !failed.isEmpty else { return [] }
+        failed.removeAll()
+        return pursue(reason: noneReason)
     }
 
     /// Opens `camera` ahead of a switch the decision core expects soon (the hinge approaches a

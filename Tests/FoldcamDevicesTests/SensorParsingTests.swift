@@ -70,6 +70,10 @@ import Testing
         #expect(FourCC.text(FourCC.code("YUYV")) == "YUYV")
         #expect(FourCC.code("YUYV") == 0x5659_5559)
         #expect(FourCC.text(0x0000_0001) == nil)
+        // V4L2_PIX_FMT_Y16_BE = v4l2_fourcc_be('Y', '1', '6', ' '), which vivid lists: not garbage.
+        #expect(FourCC.text(0xa036_3159) == "Y16 -BE")
+        #expect(FourCC.code("Y16 -BE") == 0xa036_3159)
+        #expect(FourCC.text(0x8000_0001) == nil)
     }
 }
 
