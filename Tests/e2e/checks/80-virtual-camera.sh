@@ -1,0 +1,65 @@
+# shellcheck shell=bash source=../lib.sh
+# The real foldcamd (hardware mode, test rig rigs/duo-vivid.json) feeds the virtual camera
+# /dev/video20. A reader that opened it before the first fold keeps reading across every switch
+# (IIO hinge 180 -> 0 -> 180: inner-front <-> outer-front; pin/unpin outer) with no error and no
+# format change, and after each switch settles it reads the expected camera's colour. Prints the
+# switch gaps and the longest frame intervals as figures (not asserted).
+. "$E2E_HERE/lib.sh"
+. "$E2E_HERE/tools/vcam.sh"
+
+name=virtual-camera-switching
+trap vcam_cleanup EXIT
+set_angle 180
+if ! vcam_start; then
+    fail "$name" "foldcamd did not start serving (log: $(tail -n 3 "$VCAM_LOG" | tr '\n' ' '))"
+    cat "$VCAM_LOG" >&2
+    exit 0
+fi
+if ! vcam_wait_readiness ready 30; then
+    fail "$name" "readiness is '$(vcam_readiness)', not ready, 30 s after start"
+    cat "$VCAM_LOG" >&2
+    exit 0
+fi
+reader=$VCAM_DIR/switching.reader
+events=$VCAM_DIR/switching.events
+rm -f "$events"
+mark "$events" start red
+if ! reader_start "$reader"; then
+    fail "$name" "the reader got no frame from $E2E_LOOPBACK ($(cat "$reader" 2> /dev/null | tr '\n' ' '))"
+    cat "$VCAM_LOG" >&2
+    exit 0
+fi
+format=$(head -n 1 "$reader")
+problems=()
+[ "$format" = "format 640 480 YUYV 614400" ] || problems+=("the reader found '$format', expected 640x480 YUYV")
+# step LABEL COLOUR COMMAND...: runs the command, waits for the colour to settle, lets it run 1 s.
+step() {
+    local label=$1 colour=$2
+    shift 2
+    mark "$events" "$label" "$colour"
+    "$@"
+    wait_colour "$reader" "$colour" 15 || problems+=("after $label the reader shows '$(last_colours "$reader" 5)', not $colour")
+    sleep 1
+}
+wait_colour "$reader" red 10 || problems+=("at start the reader shows '$(last_colours "$reader" 5)', not red (inner-front)")
+sleep 1
+step fold-0 green set_angle 0
+step fold-180 red set_angle 180
+step fold-0-again green set_angle 0
+step fold-180-again red set_angle 180
+step pin-outer green ctl pin outer
+step unpin red ctl unpin
+reader_stop
+analysis=$("$E2E_HERE/tools/vcam-analyse" "$reader" "$events")
+status=$?
+echo "$analysis" >&2
+while IFS= read -r line; do problems+=("${line#problem }"); done < <(echo "$analysis" | grep '^problem ')
+((status == 0)) || ((${#problems[@]})) || problems+=("vcam-analyse failed")
+# The figures: INFO lines, which the host prints with the results.
+echo "$analysis" | grep -v '^problem ' | sed "s/^/INFO $name: /"
+if ((${#problems[@]})); then
+    fail "$name" "$(IFS=';'; echo "${problems[*]}")"
+    tail -n 60 "$VCAM_LOG" >&2
+else
+    pass "$name"
+fi

@@ -1,0 +1,70 @@
+# shellcheck shell=bash source=../lib.sh
+# Restart: foldcamd is killed with SIGKILL while a reader reads the virtual camera, then started
+# again. The reader carries on (no error, same format: v4l2loopback's keep_format and
+# sustain_framerate), and after the restart it shows the new daemon's source; a `foldcamctl
+# watch` subscriber (the client library) reconnects by itself. The outage is printed as figures.
+. "$E2E_HERE/lib.sh"
+. "$E2E_HERE/tools/vcam.sh"
+
+name=virtual-camera-restart
+watcher=
+cleanup() {
+    [ -z "$watcher" ] || kill "$watcher" 2> /dev/null
+    vcam_cleanup
+}
+trap cleanup EXIT
+set_angle 180
+if ! vcam_start || ! vcam_wait_readiness ready 30; then
+    fail "$name" "foldcamd did not become ready (readiness '$(vcam_readiness)')"
+    cat "$VCAM_LOG" >&2
+    exit 0
+fi
+reader=$VCAM_DIR/restart.reader
+events=$VCAM_DIR/restart.events
+rm -f "$events"
+mark "$events" start red
+if ! reader_start "$reader"; then
+    fail "$name" "the reader got no frame from $E2E_LOOPBACK"
+    exit 0
+fi
+ctl --json watch readiness > "$VCAM_DIR/watch.out" 2> "$VCAM_DIR/watch.err" &
+watcher=$!
+problems=()
+wait_colour "$reader" red 10 || problems+=("at start the reader shows '$(last_colours "$reader" 5)', not red")
+# Pinned to outer (green) before the kill: the restarted daemon starts unpinned (red), so its
+# first frame shows.
+mark "$events" pin-outer green
+ctl pin outer > /dev/null
+wait_colour "$reader" green 15 || problems+=("after pin outer the reader shows '$(last_colours "$reader" 5)', not green")
+sleep 1
+mark "$events" sigkill green
+kill -9 "$VCAM_PID"
+wait "$VCAM_PID" 2> /dev/null
+VCAM_PID=
+killed=$EPOCHREALTIME
+sleep 3
+during=$(awk -v t="$killed" '$1 == "frame" && $3 > t { n++ } END { print n + 0 }' "$reader")
+mark "$events" restart red
+restarted=$EPOCHREALTIME
+if ! vcam_start; then
+    problems+=("foldcamd did not start again")
+    cat "$VCAM_LOG" >&2
+fi
+ready_after=$(awk -v a="$restarted" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", (b - a) * 1000 }')
+wait_colour "$reader" red 20 || problems+=("after the restart the reader shows '$(last_colours "$reader" 5)', not red")
+vcam_wait_readiness ready 10 || problems+=("after the restart readiness is '$(vcam_readiness)'")
+sleep 2
+reader_stop
+kill -0 "$watcher" 2> /dev/null || problems+=("foldcamctl watch exited when the daemon died")
+grep -q reconnected "$VCAM_DIR/watch.err" || problems+=("foldcamctl watch did not report reconnecting ($(tr '\n' ' ' < "$VCAM_DIR/watch.err"))")
+analysis=$("$E2E_HERE/tools/vcam-analyse" "$reader" "$events")
+echo "$analysis" >&2
+while IFS= read -r line; do problems+=("${line#problem }"); done < <(echo "$analysis" | grep '^problem ')
+echo "INFO $name: while no daemon ran (3 s) the reader got $during frames (v4l2loopback sustain_framerate); foldcamd answered ${ready_after} ms after its restart"
+echo "$analysis" | grep -v '^problem ' | sed "s/^/INFO $name: /"
+if ((${#problems[@]})); then
+    fail "$name" "$(IFS=';'; echo "${problems[*]}")"
+    tail -n 40 "$VCAM_LOG" >&2
+else
+    pass "$name"
+fi

@@ -1,0 +1,44 @@
+# shellcheck shell=bash source=../lib.sh
+# `foldcamctl snapshot OUT.png` against the real foldcamd returns a PNG of the current source's
+# colour: red from inner-front when open, green from outer-front when pinned to outer.
+. "$E2E_HERE/lib.sh"
+. "$E2E_HERE/tools/vcam.sh"
+
+name=virtual-camera-snapshot
+trap vcam_cleanup EXIT
+set_angle 180
+if ! vcam_start || ! vcam_wait_readiness ready 30; then
+    fail "$name" "foldcamd did not become ready (readiness '$(vcam_readiness)')"
+    cat "$VCAM_LOG" >&2
+    exit 0
+fi
+problems=()
+# shot FILE COLOUR SOURCE: a snapshot of the colour, from the source camera.
+shot() {
+    local out reply
+    if ! reply=$(ctl snapshot "$1" 2>&1); then
+        problems+=("foldcamctl snapshot failed: $reply")
+        return
+    fi
+    echo "$reply" >&2
+    [[ $reply == *"640x480 from $3"* ]] || problems+=("snapshot reply '$reply' is not 640x480 from $3")
+    out=$("$E2E_HERE/tools/png-colour" "$1") || { problems+=("$1 is not a PNG foldcam writes"); return; }
+    read -r width height colour _ <<< "$out"
+    [ "$width $height $colour" = "640 480 $2" ] || problems+=("snapshot from $3: '$out', expected 640 480 $2")
+}
+sleep 1
+shot "$VCAM_DIR/inner.png" red inner-front
+ctl pin outer > /dev/null
+for _ in $(seq 100); do
+    [ "$(ctl --json status | sed -n 's/.*"virtualCamera":{"source":"\([a-z-]*\)".*/\1/p')" = outer-front ] \
+        && [ "$(vcam_readiness)" = ready ] && break
+    sleep 0.2
+done
+sleep 1
+shot "$VCAM_DIR/outer.png" green outer-front
+if ((${#problems[@]})); then
+    fail "$name" "$(IFS=';'; echo "${problems[*]}")"
+    tail -n 40 "$VCAM_LOG" >&2
+else
+    pass "$name"
+fi

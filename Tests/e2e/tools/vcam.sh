@@ -1,0 +1,115 @@
+# shellcheck shell=bash
+# Helpers of the virtual-camera checks (checks/8x-*.sh) and the benchmark (bench/): the real
+# foldcamd in hardware mode on the test rig rigs/duo-vivid.json (the duo rig with the guest's
+# vivid cameras: YUYV 640x480 at 25 fps, outer-front mounted upside down) feeding /dev/video20,
+# and a reader of /dev/video20 (tools/loop-reader) that logs every frame's colour.
+# Source lib.sh first.
+
+VCAM_DIR=/tmp/vcam
+VCAM_SOCKET=$VCAM_DIR/foldcam.sock
+VCAM_LOG=$VCAM_DIR/foldcamd.log
+VCAM_PID=
+VCAM_READER_PID=
+export FOLDCAM_SOCKET=$VCAM_SOCKET
+mkdir -p "$VCAM_DIR"
+
+ctl() { "$FOLDCAM_BIN/foldcamctl" "$@"; }
+
+# set_angle DEGREES: moves the IIO hinge.
+set_angle() { echo "$1" > /sys/module/hinge/parameters/angle; }
+
+# vcam_start: starts foldcamd on the test rig (rigs/$VCAM_RIG.json, default duo-vivid) and waits (up to 40 s) until its socket answers.
+# Its stderr is appended to $VCAM_LOG (shown on failure by vcam_stop's caller).
+vcam_start() {
+    cat > "$VCAM_DIR/foldcam.json" <<EOF
+{"rig": "$E2E_HERE/rigs/${VCAM_RIG:-duo-vivid}.json", "loopbackDevice": "$E2E_LOOPBACK", "logLevel": "debug",
+ "sensorPollMilliseconds": 20}
+EOF
+    rm -f "$VCAM_SOCKET"
+    echo "--- foldcamd started at $EPOCHREALTIME" >> "$VCAM_LOG"
+    "$FOLDCAM_BIN/foldcamd" --config "$VCAM_DIR/foldcam.json" --socket "$VCAM_SOCKET" \
+        >> "$VCAM_DIR/foldcamd.out" 2>> "$VCAM_LOG" &
+    VCAM_PID=$!
+    local _
+    for _ in $(seq 400); do
+        [ -S "$VCAM_SOCKET" ] && ctl status > /dev/null 2>&1 && return 0
+        kill -0 "$VCAM_PID" 2> /dev/null || return 1
+        sleep 0.1
+    done
+    return 1
+}
+
+# vcam_stop: SIGTERM and wait (SIGKILL after 10 s).
+vcam_stop() {
+    [ -n "$VCAM_PID" ] || return 0
+    kill "$VCAM_PID" 2> /dev/null
+    local _
+    for _ in $(seq 100); do kill -0 "$VCAM_PID" 2> /dev/null || break; sleep 0.1; done
+    kill -9 "$VCAM_PID" 2> /dev/null
+    wait "$VCAM_PID" 2> /dev/null
+    VCAM_PID=
+}
+
+# vcam_readiness: the daemon's readiness as "state" or "state/reason".
+vcam_readiness() {
+    ctl --json status 2> /dev/null | sed -n 's/.*"readiness":{"state":"\([a-z]*\)"\(,"reason":"\([A-Za-z]*\)"\)\{0,1\}}.*/\1\2/p' \
+        | sed 's/,"reason":"/\//; s/"$//'
+}
+
+# vcam_wait_readiness WANT SECONDS: waits until the readiness is WANT (e.g. ready,
+# interrupted/unplugged); true if it got there.
+vcam_wait_readiness() {
+    local want=$1 deadline=$((SECONDS + $2))
+    while ((SECONDS < deadline)); do
+        [ "$(vcam_readiness)" = "$want" ] && return 0
+        sleep 0.2
+    done
+    return 1
+}
+
+# reader_start LOG: starts loop-reader on the loopback; waits (20 s) for its first frame.
+reader_start() {
+    "$E2E_TOOLS/loop-reader" "$E2E_LOOPBACK" "$1" &
+    VCAM_READER_PID=$!
+    local _
+    for _ in $(seq 200); do
+        grep -q '^frame ' "$1" 2> /dev/null && return 0
+        kill -0 "$VCAM_READER_PID" 2> /dev/null || return 1
+        sleep 0.1
+    done
+    return 1
+}
+
+reader_stop() {
+    [ -n "$VCAM_READER_PID" ] || return 0
+    kill "$VCAM_READER_PID" 2> /dev/null
+    wait "$VCAM_READER_PID" 2> /dev/null
+    VCAM_READER_PID=
+}
+
+# last_colours LOG N: the colour names of the last N frames, space-separated.
+last_colours() { grep '^frame ' "$1" | tail -n "$2" | awk '{ printf "%s%s", sep, $4; sep = " " }'; }
+
+# wait_colour LOG COLOUR SECONDS: waits until the last 5 frames are all COLOUR.
+wait_colour() {
+    local log=$1 colour=$2 deadline=$((SECONDS + $3)) want
+    want=$(printf "$colour %.0s" 1 2 3 4 5)
+    while ((SECONDS < deadline)); do
+        [ "$(last_colours "$log" 5) " = "$want" ] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+# mark EVENTS LABEL COLOUR: records "TIME LABEL COLOUR" (the moment of a command and the colour
+# that should follow it) for tools/vcam-analyse.
+mark() { echo "$EPOCHREALTIME $2 $3" >> "$1"; }
+
+# vcam_cleanup: for EXIT traps. Keeps the reader logs and the daemon's log in $E2E_LOGS/vcam/
+# (FOLDCAM_E2E_KEEP=1 keeps them on the host).
+vcam_cleanup() {
+    reader_stop
+    vcam_stop
+    mkdir -p "$E2E_LOGS/vcam"
+    cp "$VCAM_DIR"/*.reader "$VCAM_DIR"/*.events "$VCAM_LOG" "$E2E_LOGS/vcam/" 2> /dev/null
+}
