@@ -18,7 +18,7 @@ import Testing
         let (camera, warnings) = try descriptor(try classify(Fixtures.platformCamera("inner-front"), answers))
         #expect(warnings.isEmpty)
         #expect(camera.rigCamera == "inner-front")
-        #expect(camera.uniqueID == "path:platform-fe801000.csi")
+        #expect(camera.uniqueID == "path:platform-fe801000.csi/unicam-image")
         #expect(camera.localizedName == "imx519")
         #expect(camera.position == "front")
         #expect(camera.sensorRotation == 270)  // 90° counter-clockwise is 270° clockwise
@@ -85,11 +85,21 @@ import Testing
 
     @Test func uniqueIDNeverUsesTheNodeNumber() {
         var record = Fixtures.platformCamera(nil, node: "/dev/video7")
-        #expect(CameraClassifier.uniqueID(record) == "path:platform-fe801000.csi")
+        #expect(CameraClassifier.uniqueID(record) == "path:platform-fe801000.csi/unicam-image")
         record.attributes["index"] = "1"
-        #expect(CameraClassifier.uniqueID(record) == "path:platform-fe801000.csi#1")
+        #expect(CameraClassifier.uniqueID(record) == "path:platform-fe801000.csi/unicam-image#1")
         record.properties = [:]
         #expect(CameraClassifier.uniqueID(record) == "sys:\(record.syspath)")
+    }
+
+    @Test func nodesSharingAPortGetDistinctIDs() {
+        var first = Fixtures.platformCamera(nil, node: "/dev/video0")
+        first.properties["ID_PATH"] = "platform-vivid.0"
+        first.attributes["name"] = "vivid-000-vid-cap"
+        var second = first
+        second.attributes["name"] = "vivid-001-vid-cap"
+        #expect(CameraClassifier.uniqueID(first) == "path:platform-vivid.0/vivid-000-vid-cap")
+        #expect(CameraClassifier.uniqueID(second) == "path:platform-vivid.0/vivid-001-vid-cap")
     }
 
     @Test func rotationConversion() {

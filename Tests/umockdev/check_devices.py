@@ -89,7 +89,7 @@ nodes = by_node(report)
 inner = nodes.get("/dev/video0", {}).get("descriptor", {})
 check("inner-front matched through FOLDCAM_CAMERA (rule on ID_PATH)",
       inner.get("rigCamera") == "inner-front" and inner.get("classification", {}).get("matchedBy") == "udev FOLDCAM_CAMERA=inner-front (rule matched ID_PATH)", inner)
-check("inner-front: stable id from ID_PATH, card name", inner.get("uniqueID") == "path:platform-csi0" and inner.get("localizedName") == "imx519 inner", inner)
+check("inner-front: stable id from ID_PATH, card name", inner.get("uniqueID") == "path:platform-csi0/imx519 inner" and inner.get("localizedName") == "imx519 inner", inner)
 check("inner-front: position from V4L2_CID_CAMERA_ORIENTATION", inner.get("position") == "front" and inner.get("classification", {}).get("positionSource") == "V4L2_CID_CAMERA_ORIENTATION", inner)
 check("inner-front: V4L2 sensor rotation 90 CCW becomes 270 clockwise", inner.get("sensorRotation") == 270 and inner.get("classification", {}).get("rotationSource", "").startswith("V4L2_CID_CAMERA_SENSOR_ROTATION"), inner)
 check("inner-front: formats from ENUM_FMT/FRAMESIZES/FRAMEINTERVALS",
@@ -214,7 +214,7 @@ try:
     state = daemon.eventually("state", lambda s: camera_state(s, "back").get("available") is True)
     check("replugged camera available again", camera_state(state, "back").get("available") is True, camera_state(state, "back"))
     replugged = [c for c in daemon.request("devices")["cameras"] if c.get("rigCamera") == "back"]
-    check("replugged camera keeps its uniqueID on a new node", [(c["uniqueID"], c["node"]) for c in replugged] == [("path:platform-csi2", "/dev/video5")], replugged)
+    check("replugged camera keeps its uniqueID on a new node", [(c["uniqueID"], c["node"]) for c in replugged] == [("path:platform-csi2/imx686 back", "/dev/video5")], replugged)
 
     live.remove(hinge)
     state = daemon.eventually("state", lambda s: hinge_of(s)[1] == "accelerometers")

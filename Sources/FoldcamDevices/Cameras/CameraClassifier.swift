@@ -78,15 +78,20 @@ public enum CameraClassifier {
     }
 
     /// Stable across reboots and replugging, never the /dev/videoN number: a USB camera with a
-    /// serial number by that serial (it may move ports); anything else by its port (ID_PATH).
-    /// The node index tells apart the several nodes of one device.
+    /// serial number by that serial (it may move ports); anything else by its port (ID_PATH)
+    /// and the node's sysfs name, because several capture devices can share one port (all vivid
+    /// instances hang off one platform device; an ISP exposes several sensors under one PCI
+    /// function). The node index tells apart the several nodes of one device.
     public static func uniqueID(_ record: UdevRecord) -> String {
         let properties = record.properties
         let suffix = record.attributes["index"].flatMap { Int($0) }.map { $0 == 0 ? "" : "#\($0)" } ?? ""
         if properties["ID_BUS"] == "usb", properties["ID_SERIAL_SHORT"] != nil, let serial = properties["ID_SERIAL"] {
             return "usb:\(serial)\(suffix)"
         }
-        if let path = properties["ID_PATH"] { return "path:\(path)\(suffix)" }
+        if let path = properties["ID_PATH"] {
+            let name = record.attributes["name"].map { "/" + $0 } ?? ""
+            return "path:\(path)\(name)\(suffix)"
+        }
         if let serial = properties["ID_SERIAL"] { return "serial:\(serial)\(suffix)" }
         return "sys:\(record.syspath)"
     }

@@ -106,6 +106,7 @@ if isinstance(devices, Exception):
     inventory.append("foldcamctl devices --json gave no JSON (%s)" % devices)
 else:
     cameras = devices.get("cameras", [])
+    unique_ids = []
     ids = [c.get("rigCamera") for c in cameras]
     if ids != rig_cameras:
         inventory.append("cameras %s, expected %s in rig order" % (ids, rig_cameras))
@@ -123,10 +124,11 @@ else:
             inventory.append("%s: available %s, reason %s" % (where, camera.get("available"), camera.get("reason")))
         if camera.get("localizedName") != fact["card"]:
             inventory.append("%s: localizedName %r, card %r" % (where, camera.get("localizedName"), fact["card"]))
-        # vivid's instances share one platform device, so udev gives them one ID_PATH, and
-        # the three share this uniqueID (a known limitation: see docs/testing.md).
-        if camera.get("uniqueID") != "path:platform-vivid.0":
-            inventory.append("%s: uniqueID %s is not path:<ID_PATH>" % (where, camera.get("uniqueID")))
+        # vivid's instances share one platform device, so udev gives them one ID_PATH: the
+        # daemon tells them apart by their sysfs name, which stays the same across boots.
+        if not str(camera.get("uniqueID")).startswith("path:platform-vivid.0/vivid-"):
+            inventory.append("%s: uniqueID %s is not path:<ID_PATH>/<sysfs name>" % (where, camera.get("uniqueID")))
+        unique_ids.append(camera.get("uniqueID"))
         position, source = positions[rid]
         classification = camera.get("classification") or {}
         if (camera.get("position"), classification.get("positionSource")) != (position, source):
@@ -147,6 +149,8 @@ else:
             inventory.append("%s: formats differ from v4l2-ctl: missing %s, extra %s" % (where, missing[:5], extra[:5]))
         if ("YUYV", 640, 480) not in {(f, w, h) for f, w, h, _ in got}:
             inventory.append("%s: no YUYV 640x480" % where)
+    if len(set(unique_ids)) != len(unique_ids):
+        inventory.append("uniqueIDs are not unique: %s" % unique_ids)
     if not isinstance(state, Exception):
         for rid in rig_cameras:
             value = state.get("cameras", {}).get(rid, {})
