@@ -9,26 +9,7 @@
 
 name=virtual-camera-switching
 trap vcam_cleanup EXIT
-set_angle 180
-if ! vcam_start; then
-    fail "$name" "foldcamd did not start serving (log: $(tail -n 3 "$VCAM_LOG" | tr '\n' ' '))"
-    cat "$VCAM_LOG" >&2
-    exit 0
-fi
-if ! vcam_wait_readiness ready 30; then
-    fail "$name" "readiness is '$(vcam_readiness)', not ready, 30 s after start"
-    cat "$VCAM_LOG" >&2
-    exit 0
-fi
-reader=$VCAM_DIR/switching.reader
-events=$VCAM_DIR/switching.events
-rm -f "$events"
-mark "$events" start red
-if ! reader_start "$reader"; then
-    fail "$name" "the reader got no frame from $E2E_LOOPBACK ($(cat "$reader" 2> /dev/null | tr '\n' ' '))"
-    cat "$VCAM_LOG" >&2
-    exit 0
-fi
+vcam_begin "$name" switching || exit 0
 format=$(head -n 1 "$reader")
 problems=()
 [ "$format" = "format 640 480 YUYV 614400" ] || problems+=("the reader found '$format', expected 640x480 YUYV")

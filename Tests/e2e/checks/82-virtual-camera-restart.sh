@@ -13,20 +13,7 @@ cleanup() {
     vcam_cleanup
 }
 trap cleanup EXIT
-set_angle 180
-if ! vcam_start || ! vcam_wait_readiness ready 30; then
-    fail "$name" "foldcamd did not become ready (readiness '$(vcam_readiness)')"
-    cat "$VCAM_LOG" >&2
-    exit 0
-fi
-reader=$VCAM_DIR/restart.reader
-events=$VCAM_DIR/restart.events
-rm -f "$events"
-mark "$events" start red
-if ! reader_start "$reader"; then
-    fail "$name" "the reader got no frame from $E2E_LOOPBACK"
-    exit 0
-fi
+vcam_begin "$name" restart || exit 0
 ctl --json watch readiness > "$VCAM_DIR/watch.out" 2> "$VCAM_DIR/watch.err" &
 watcher=$!
 problems=()

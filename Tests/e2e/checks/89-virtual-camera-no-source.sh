@@ -35,20 +35,7 @@ if [ ! -e "$driver/vivid.0" ]; then
     fail "$name" "no platform device vivid.0 bound to $driver"
     exit 0
 fi
-set_angle 180
-if ! vcam_start || ! vcam_wait_readiness ready 30; then
-    fail "$name" "foldcamd did not become ready (readiness '$(vcam_readiness)')"
-    cat "$VCAM_LOG" >&2
-    exit 0
-fi
-reader=$VCAM_DIR/nosource.reader
-events=$VCAM_DIR/nosource.events
-rm -f "$events"
-mark "$events" start red
-if ! reader_start "$reader"; then
-    fail "$name" "the reader got no frame from $E2E_LOOPBACK"
-    exit 0
-fi
+vcam_begin "$name" nosource || exit 0
 ctl --json watch readiness > "$VCAM_DIR/nosource.watch" 2> /dev/null &
 watcher=$!
 problems=()

@@ -113,3 +113,25 @@ vcam_cleanup() {
     mkdir -p "$E2E_LOGS/vcam"
     cp "$VCAM_DIR"/*.reader "$VCAM_DIR"/*.events "$VCAM_LOG" "$E2E_LOGS/vcam/" 2> /dev/null
 }
+
+# vcam_begin NAME TAG: how every virtual-camera check starts: the hinge open, foldcamd ready, and
+# a reader ($reader, events in $events, both named by TAG) already reading the loopback. On a
+# failure it prints "FAIL NAME: why" and returns 1.
+vcam_begin() {
+    local name=$1 tag=$2
+    set_angle 180
+    if ! vcam_start || ! vcam_wait_readiness ready 30; then
+        fail "$name" "foldcamd did not become ready (readiness '$(vcam_readiness)'; log: $(tail -n 3 "$VCAM_LOG" | tr '\n' ' '))"
+        cat "$VCAM_LOG" >&2
+        return 1
+    fi
+    reader=$VCAM_DIR/$tag.reader
+    events=$VCAM_DIR/$tag.events
+    rm -f "$events"
+    mark "$events" start red
+    if ! reader_start "$reader"; then
+        fail "$name" "the reader got no frame from $E2E_LOOPBACK ($(tr '\n' ' ' < "$reader" 2> /dev/null))"
+        cat "$VCAM_LOG" >&2
+        return 1
+    fi
+}
