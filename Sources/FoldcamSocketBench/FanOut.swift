@@ -1,3 +1,4 @@
+import FoldcamPlatform
 import CLinuxShims
 import Glibc
 import Synchronization
@@ -77,7 +78,7 @@ final class SubscriberThreads: @unchecked Sendable {
                 failures.add(1, ordering: .sequentiallyConsistent)
                 break
             }
-            let now = nowNanoseconds()
+            let now = MonotonicClock.nanoseconds
             for index in 0..<Int(count) {
                 let slot = Int(events[index].data.u64)
                 while true {

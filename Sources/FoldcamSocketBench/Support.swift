@@ -1,12 +1,5 @@
+import FoldcamPlatform
 import Glibc
-
-/// Monotonic nanoseconds (CLOCK_MONOTONIC, the same clock in every thread and process).
-@inline(__always)
-func nowNanoseconds() -> UInt64 {
-    var spec = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &spec)
-    return UInt64(spec.tv_sec) &* 1_000_000_000 &+ UInt64(spec.tv_nsec)
-}
 
 struct BenchError: Error, CustomStringConvertible {
     let description: String
@@ -74,30 +67,20 @@ func raiseDescriptorLimit(to wanted: Int) throws {
 
 /// A blocking client connection speaking JSON lines.
 final class LineSocket {
-    let fd: Int32
+    /// The platform layer's blocking client socket (it owns and closes the descriptor).
+    private let connection: UnixConnection
+    var fd: Int32 { connection.descriptor.rawValue }
     private var buffer: [UInt8] = []
     private var start = 0
 
     init(path: String) throws {
-        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { throw BenchError("socket: \(errnoText())") }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { throw BenchError("socket path too long: \(path)") }
-        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: bytes + [0]) }
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard result == 0 else {
-            let text = errnoText()
-            close(fd)
-            throw BenchError("connect \(path): \(text)")
+        do {
+            connection = try UnixConnection.connect(path: path)
+        } catch {
+            throw BenchError("connect \(path): \(error)")
         }
         buffer.reserveCapacity(64 * 1024)
     }
-
-    deinit { close(fd) }
 
     func send(_ bytes: [UInt8]) throws {
         var offset = 0

@@ -1,3 +1,4 @@
+import FoldcamPlatform
 import Glibc
 
 // foldcam-socket-bench: the daemon's socket figures (docs/benchmarks.md, "Socket").
@@ -168,14 +169,14 @@ func runBench(_ options: Options) throws -> Results {
     while daemonSamples.count < options.roundTrips {
         let block = min(500, options.roundTrips - daemonSamples.count)
         for _ in 0..<block {
-            let start = nowNanoseconds()
+            let start = MonotonicClock.nanoseconds
             _ = try echoClient.roundTrip(request)
-            echoSamples.append(nowNanoseconds() - start)
+            echoSamples.append(MonotonicClock.nanoseconds - start)
         }
         for _ in 0..<block {
-            let start = nowNanoseconds()
+            let start = MonotonicClock.nanoseconds
             _ = try daemonClient.roundTrip(request)
-            daemonSamples.append(nowNanoseconds() - start)
+            daemonSamples.append(MonotonicClock.nanoseconds - start)
         }
     }
     results.echoCPU = Double(ProcStatus.cpuNanoseconds(pid: echo.pid) - echoCPUBefore) / Double(echoSamples.count)
@@ -205,14 +206,14 @@ func runBench(_ options: Options) throws -> Results {
         let angle = 60 + Double(change % 100) / 2
         let line = Array(#"{"id":2,"method":"simulate.hinge","params":{"hinge":"fold","angle":\#(angle)}}"#.utf8) + [10]
         if change == warmUp { changeCPUBefore = ProcStatus.cpuNanoseconds(pid: daemon.pid) }
-        let start = nowNanoseconds()
+        let start = MonotonicClock.nanoseconds
         try daemonClient.send(line)
         starts.append(start)
         _ = try daemonClient.readLine()
         let expected = (change + 1) * options.subscribers
-        let deadline = nowNanoseconds() + 10_000_000_000
+        let deadline = MonotonicClock.nanoseconds + 10_000_000_000
         while threads.arrivals.load(ordering: .sequentiallyConsistent) < expected {
-            if threads.failures.load(ordering: .sequentiallyConsistent) > 0 || nowNanoseconds() > deadline {
+            if threads.failures.load(ordering: .sequentiallyConsistent) > 0 || MonotonicClock.nanoseconds > deadline {
                 throw BenchError("change \(change): only \(threads.arrivals.load(ordering: .sequentiallyConsistent) - change * options.subscribers) of \(options.subscribers) subscribers got the event")
             }
             sched_yield()
