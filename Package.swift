@@ -56,7 +56,7 @@ let package = Package(
         .target(name: "FoldcamDaemon", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamRender", "FoldcamVideo", "FoldcamCapture", "FoldcamDevices"]),
         // The client library kiosk code imports: requests, events, reconnecting direction maps.
         .target(name: "FoldcamClient", dependencies: ["FoldcamCore", "FoldcamPlatform"]),
-        .executableTarget(name: "foldcamd", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamDaemon"]),
+        .executableTarget(name: "foldcamd", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamDaemon"]),
         .executableTarget(name: "foldcamctl", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamRender", "FoldcamClient"]),
         .executableTarget(name: "FoldcamBench", dependencies: ["FoldcamCore"]),
         // Socket figures: round trip vs an echo server, fan-out to 1,000 subscribers, idle RSS and

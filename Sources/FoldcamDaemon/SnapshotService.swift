@@ -3,7 +3,6 @@ import FoldcamCore
 import FoldcamPlatform
 import FoldcamVideo
 import Dispatch
-import FoundationEssentials
 
 /// The `snapshot` method in simulate mode: the frame the virtual camera showed at a moment,
 /// upright and unmirrored, as PNG. Synthetic cameras are drawn on demand rather than streamed,
@@ -132,12 +131,14 @@ final class SnapshotService {
         if let rotation { members.append(("rotation", .int(rotation))) }
         members += [("mirrored", .bool(false)), ("bytes", .int(png.count))]
         if let path {
-            guard FileManager.default.createFile(atPath: path, contents: Data(png)) else {
-                return .failure(WireProtocol.Failure(id: requestID, code: .unavailable, message: "the daemon cannot write \(path) (it runs as its own user; ask for \"inline\": true and write the file yourself)"))
+            do {
+                try FileContents.write(png, to: path)
+            } catch {
+                return .failure(WireProtocol.Failure(id: requestID, code: .unavailable, message: "the daemon cannot write \(path): \(error.errno) (it runs as its own user; ask for \"inline\": true and write the file yourself)"))
             }
             members.append(("path", .string(path)))
         }
-        if inline { members.append(("png", .string(Data(png).base64EncodedString()))) }
+        if inline { members.append(("png", .string(Base64.encode(png)))) }
         return .success(.object(members))
     }
 }

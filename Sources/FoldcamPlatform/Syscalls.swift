@@ -21,6 +21,10 @@ enum Syscall {
         _ = Glibc.close(fd)
     }
 
+    static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) throws(SystemCallError) -> Int32 {
+        try check("open \(path)") { Glibc.open(path, flags | O_CLOEXEC, mode) }
+    }
+
     static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int {
         try check("read") { Glibc.read(fd, buffer.baseAddress, buffer.count) }
     }

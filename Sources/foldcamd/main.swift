@@ -1,7 +1,7 @@
 import FoldcamCore
 import FoldcamDaemon
 import FoldcamIO
-import FoundationEssentials
+import FoldcamPlatform
 import Glibc
 
 // foldcamd: the foldcam daemon. See `foldcamd --help`.
@@ -80,7 +80,7 @@ do {
         options.printDecisions = !arguments.takeFlag("--quiet")
         try arguments.finish()
         if options.simulate && options.rig == nil && options.configPath == nil { options.rig = "duo" }
-        exit(DaemonRunner(options: options, environment: ProcessInfo.processInfo.environment).run())
+        exit(DaemonRunner(options: options, environment: ProcessEnvironment.current).run())
     }
 } catch {
     fail("\(error)")
