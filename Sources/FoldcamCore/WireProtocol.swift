@@ -75,6 +75,28 @@ public enum WireProtocol {
     public static func event(_ topic: Topic, seq: Int, data: JSONValue) -> JSONValue {
         .object([("event", .string(topic.rawValue)), ("seq", .int(seq)), ("data", data)])
     }
+
+    /// `reply(id:result:).jsonLine`, with the result's encoding spliced in rather than redone.
+    public static func replyLine(id: JSONValue, result: EncodedJSON) -> [UInt8] {
+        splice(prefix: [("id", id)], last: "result", result)
+    }
+
+    /// `event(_:seq:data:).jsonLine`, with the data's encoding spliced in rather than redone.
+    public static func eventLine(_ topic: Topic, seq: Int, data: EncodedJSON) -> [UInt8] {
+        splice(prefix: [("event", .string(topic.rawValue)), ("seq", .int(seq))], last: "data", data)
+    }
+
+    /// `{"a":…,"b":…,"last":<encoded>}` and a newline. The small members are encoded as an
+    /// object whose closing brace is replaced by the spliced member.
+    private static func splice(prefix: [(String, JSONValue)], last key: String, _ encoded: EncodedJSON) -> [UInt8] {
+        var line = JSONValue.object(prefix + [(key, .null)]).compactUTF8
+        line.removeLast("null}".utf8.count)
+        line.reserveCapacity(line.count + encoded.bytes.count + 2)
+        line.append(contentsOf: encoded.bytes)
+        line.append(UInt8(ascii: "}"))
+        line.append(UInt8(ascii: "\n"))
+        return line
+    }
 }
 
 /// What clients can subscribe to. Each event carries the topic's full current value.

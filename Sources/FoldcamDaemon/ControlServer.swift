@@ -2,13 +2,20 @@ import FoldcamCore
 import FoldcamIO
 import FoldcamPlatform
 
+/// A successful result: a value to encode, or one encoded already (a published topic's value,
+/// encoded once per change however many clients ask for it).
+enum Answer {
+    case value(JSONValue)
+    case encoded(EncodedJSON)
+}
+
 /// What the server asks of the daemon for each request.
 protocol RequestHandling: AnyObject {
     /// Handles one request; `session` is the client that sent it. Nil means the reply comes
     /// later, through `ControlServer.completeDeferred` (work done off the loop, e.g. snapshots).
-    func handle(_ request: WireProtocol.Request, from session: ClientSession) -> Result<JSONValue, WireProtocol.Failure>?
-    /// The current value of a topic (sent right after subscribing).
-    func currentValue(of topic: Topic) -> JSONValue
+    func handle(_ request: WireProtocol.Request, from session: ClientSession) -> Result<Answer, WireProtocol.Failure>?
+    /// The value of a topic last published (sent right after subscribing).
+    func publishedValue(of topic: Topic) -> EncodedJSON
     /// The sequence number of the latest event.
     var currentSeq: Int { get }
 }
@@ -135,7 +142,7 @@ final class ControlServer {
         if session.input.count > WireProtocol.maximumLineBytes && !session.closeAfterFlush {
             // No newline within the limit: the stream cannot be resynchronised. Say why, then close.
             let failure = WireProtocol.Failure(code: .tooLarge, message: "request line longer than \(WireProtocol.maximumLineBytes) bytes; closing the connection")
-            send(WireProtocol.reply(failure), to: session)
+            send(WireProtocol.reply(failure).jsonLine, to: session)
             session.input.removeAll()
             session.closeAfterFlush = true
             log.warning("client \(session.id): request line over \(WireProtocol.maximumLineBytes) bytes; disconnecting")
@@ -146,12 +153,13 @@ final class ControlServer {
     private func handleLine(_ line: ArraySlice<UInt8>, _ session: ClientSession) {
         switch WireProtocol.parseRequest(line) {
         case let .failure(failure):
-            send(WireProtocol.reply(failure), to: session)
+            send(WireProtocol.reply(failure).jsonLine, to: session)
         case let .success(request):
             var newTopics: Set<Topic> = []
             switch dispatch(request, session, newTopics: &newTopics) {
-            case let .success(result)?: send(WireProtocol.reply(id: request.id, result: result), to: session)
-            case let .failure(failure)?: send(WireProtocol.reply(failure), to: session)
+            case let .success(.value(result))?: send(WireProtocol.reply(id: request.id, result: result).jsonLine, to: session)
+            case let .success(.encoded(result))?: send(WireProtocol.replyLine(id: request.id, result: result), to: session)
+            case let .failure(failure)?: send(WireProtocol.reply(failure).jsonLine, to: session)
             case nil: break  // answered later by completeDeferred
             }
             // A new subscriber gets each topic's current value at once, then every change.
@@ -159,7 +167,7 @@ final class ControlServer {
         }
     }
 
-    private func dispatch(_ request: WireProtocol.Request, _ session: ClientSession, newTopics: inout Set<Topic>) -> Result<JSONValue, WireProtocol.Failure>? {
+    private func dispatch(_ request: WireProtocol.Request, _ session: ClientSession, newTopics: inout Set<Topic>) -> Result<Answer, WireProtocol.Failure>? {
         switch request.method {
         case "subscribe", "unsubscribe":
             guard let topics = Self.topics(request) else {
@@ -171,10 +179,10 @@ final class ControlServer {
             } else {
                 session.subscriptions.subtract(topics)
             }
-            return .success(.object([
+            return .success(.value(.object([
                 ("topics", .array(session.subscriptions.sorted().map { .string($0.rawValue) })),
                 ("seq", .int(handler?.currentSeq ?? 0)),
-            ]))
+            ])))
         default:
             guard let handler else {
                 return .failure(WireProtocol.Failure(id: request.id, code: .unavailable, message: "the daemon is shutting down"))
@@ -197,8 +205,8 @@ final class ControlServer {
     private func sendCurrentValues(of topics: Set<Topic>, to session: ClientSession) {
         guard let handler, sessions[session.connection.descriptor.rawValue] === session else { return }
         for topic in topics.sorted() {
-            let line = WireProtocol.event(topic, seq: handler.currentSeq, data: handler.currentValue(of: topic))
-            session.enqueueEvent(topic, seq: handler.currentSeq, line: line.jsonLine, now: clock.now)
+            let line = WireProtocol.eventLine(topic, seq: handler.currentSeq, data: handler.publishedValue(of: topic))
+            session.enqueueEvent(topic, seq: handler.currentSeq, line: line, now: clock.now)
         }
         flush(session)
     }
@@ -208,15 +216,15 @@ final class ControlServer {
     func completeDeferred(sessionID: Int, requestID: JSONValue, result: Result<JSONValue, WireProtocol.Failure>) {
         guard let session = sessions.values.first(where: { $0.id == sessionID }) else { return }
         switch result {
-        case let .success(value): send(WireProtocol.reply(id: requestID, result: value), to: session)
-        case let .failure(failure): send(WireProtocol.reply(failure), to: session)
+        case let .success(value): send(WireProtocol.reply(id: requestID, result: value).jsonLine, to: session)
+        case let .failure(failure): send(WireProtocol.reply(failure).jsonLine, to: session)
         }
     }
 
     // MARK: Writing
 
-    private func send(_ value: JSONValue, to session: ClientSession) {
-        session.enqueueReply(value.jsonLine, now: clock.now)
+    private func send(_ line: [UInt8], to session: ClientSession) {
+        session.enqueueReply(line, now: clock.now)
         if session.pendingBytes > ClientSession.hardLimit {
             drop(session, reason: "more than \(ClientSession.hardLimit) bytes of replies unread")
             return
@@ -224,9 +232,9 @@ final class ControlServer {
         flush(session)
     }
 
-    /// Sends one event to every subscriber of its topic. The line is encoded once and shared.
-    func publish(_ topic: Topic, seq: Int, data: JSONValue) {
-        let line = WireProtocol.event(topic, seq: seq, data: data).jsonLine
+    /// Sends one event to every subscriber of its topic. The line is made once and shared.
+    func publish(_ topic: Topic, seq: Int, data: EncodedJSON) {
+        let line = WireProtocol.eventLine(topic, seq: seq, data: data)
         let now = clock.now
         for session in Array(sessions.values) where session.subscriptions.contains(topic) {
             session.enqueueEvent(topic, seq: seq, line: line, now: now)

@@ -11,7 +11,8 @@ final class Daemon: RequestHandling {
     private(set) var engine: FoldEngine
     private(set) var descriptors: [CameraDescriptor]
     private(set) var seq = 0
-    private var published: [Topic: JSONValue] = [:]
+    /// Each topic's value as last sent, encoded once: events and `directions` replies splice it.
+    private var published: [Topic: EncodedJSON] = [:]
     var authorizer: Authorizer
     let log: Log
     weak var server: ControlServer?
@@ -34,7 +35,7 @@ final class Daemon: RequestHandling {
         descriptors = mode == .simulate ? CameraDescriptor.simulated(rig) : []
         self.authorizer = authorizer
         self.log = log
-        for topic in Topic.allCases { published[topic] = currentValue(of: topic) }
+        for topic in Topic.allCases { published[topic] = EncodedJSON(currentValue(of: topic)) }
     }
 
     var rig: Rig { engine.rig }
@@ -59,6 +60,10 @@ final class Daemon: RequestHandling {
     /// Individual mode's sensor flips (nil in virtual mode).
     var individual: IndividualCameraControl? {
         didSet { individual?.update(state: engine.state, rig: rig, descriptors: descriptors) }
+    }
+
+    func publishedValue(of topic: Topic) -> EncodedJSON {
+        published[topic] ?? EncodedJSON(currentValue(of: topic))
     }
 
     func currentValue(of topic: Topic) -> JSONValue {
@@ -120,10 +125,11 @@ final class Daemon: RequestHandling {
     func publish(candidates: [Topic]) {
         for topic in candidates {
             let value = currentValue(of: topic)
-            guard published[topic] != value else { continue }
-            published[topic] = value
+            guard published[topic]?.value != value else { continue }
+            let encoded = EncodedJSON(value)
+            published[topic] = encoded
             seq += 1
-            server?.publish(topic, seq: seq, data: value)
+            server?.publish(topic, seq: seq, data: encoded)
         }
     }
 
@@ -160,7 +166,7 @@ final class Daemon: RequestHandling {
         "simulate.unplug", "simulate.busy", "simulate.sweep",
     ]
 
-    func handle(_ request: WireProtocol.Request, from session: ClientSession) -> Result<JSONValue, WireProtocol.Failure>? {
+    func handle(_ request: WireProtocol.Request, from session: ClientSession) -> Result<Answer, WireProtocol.Failure>? {
         let params = Params(request: request)
         if request.method == "snapshot" {
             guard let snapshots else {
@@ -186,53 +192,53 @@ final class Daemon: RequestHandling {
         }
     }
 
-    private func route(_ request: WireProtocol.Request, _ params: Params) throws(WireProtocol.Failure) -> JSONValue {
+    private func route(_ request: WireProtocol.Request, _ params: Params) throws(WireProtocol.Failure) -> Answer {
         switch request.method {
         case "hello":
-            return .object([
+            return .value(.object([
                 ("protocol", .int(WireProtocol.version)), ("daemon", .string(Self.version)), ("rig", .string(rig.id)),
                 ("mode", .string(mode.rawValue)), ("topics", .array(Topic.allCases.map { .string($0.rawValue) })),
                 ("methods", .array((Self.readMethods + ["subscribe", "unsubscribe"] + Self.changeMethods + (mode == .simulate ? Self.simulateMethods : [])).map { .string($0) })),
-            ])
+            ]))
         case "devices":
-            return currentValue(of: .devices)
+            return .value(currentValue(of: .devices))
         case "state":
-            guard case var .object(members) = StateEncoder.encode(engine.state, rig: rig, plan: engine.plan) else { return .null }
+            guard case var .object(members) = StateEncoder.encode(engine.state, rig: rig, plan: engine.plan) else { return .value(.null) }
             members.insert(("rig", .string(rig.id)), at: 0)
             members.append(("readiness", readiness.json))
             members.append(("seq", .int(seq)))
-            return .object(members)
+            return .value(.object(members))
         case "directions":
             if let displayID = try params.optionalString("display") {
                 guard let display = rig.displayIndex(displayID) else {
                     throw params.failure("params.display: unknown display \"\(displayID)\" (displays: \(rig.displays.map(\.id).joined(separator: ", ")))")
                 }
-                guard case var .object(members) = StateEncoder.display(display, engine.state, rig: rig, includeTheta: false) else { return .null }
+                guard case var .object(members) = StateEncoder.display(display, engine.state, rig: rig, includeTheta: false) else { return .value(.null) }
                 members.insert(("display", .string(displayID)), at: 0)
                 members.insert(("viewed", .bool(engine.state.viewedDisplay == display)), at: 1)
-                return .object(members)
+                return .value(.object(members))
             }
             // Kept current after every change (see publish): no need to encode it again.
-            return published[.directions] ?? currentValue(of: .directions)
+            return .encoded(publishedValue(of: .directions))
         case "pinView":
             apply(.pinView(display: try params.id("display", in: rig.displays.map(\.id), kind: "display")))
-            return currentValue(of: .posture)
+            return .encoded(publishedValue(of: .posture))
         case "unpinView":
             apply(.pinView(display: nil))
-            return currentValue(of: .posture)
+            return .encoded(publishedValue(of: .posture))
         case "setScreenRotation":
             let display = try params.id("display", in: rig.displays.map(\.id), kind: "display")
             let degrees = try params.number("rotation")
             guard [0, 90, 180, 270].contains(degrees) else { throw params.failure("params.rotation: \(degrees) is not one of 0, 90, 180, 270") }
             apply(.screenRotation(display: display, degrees: Int(degrees)))
-            return StateEncoder.display(display, engine.state, rig: rig, includeTheta: false)
+            return .value(StateEncoder.display(display, engine.state, rig: rig, includeTheta: false))
         default:
             if request.method.hasPrefix("simulate.") { return try simulate(request, params) }
             throw WireProtocol.Failure(id: request.id, code: .unknownMethod, message: "unknown method \"\(request.method)\" (see \"hello\" for the list)")
         }
     }
 
-    private func simulate(_ request: WireProtocol.Request, _ params: Params) throws(WireProtocol.Failure) -> JSONValue {
+    private func simulate(_ request: WireProtocol.Request, _ params: Params) throws(WireProtocol.Failure) -> Answer {
         guard mode == .simulate else {
             throw WireProtocol.Failure(id: request.id, code: .unavailable, message: "\(request.method) works only when the daemon runs with --simulate")
         }
@@ -271,6 +277,6 @@ final class Daemon: RequestHandling {
         default:
             throw WireProtocol.Failure(id: request.id, code: .unknownMethod, message: "unknown method \"\(request.method)\" (simulate methods: \(Self.simulateMethods.joined(separator: ", ")))")
         }
-        return currentValue(of: .posture)
+        return .encoded(publishedValue(of: .posture))
     }
 }

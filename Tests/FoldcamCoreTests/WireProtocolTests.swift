@@ -1,0 +1,34 @@
+import FoldcamCore
+import Testing
+
+@Suite struct WireProtocolSpliceTests {
+    static let values: [JSONValue] = [
+        .null, .int(-3), .string("x\"\n\u{1}é"), .array([]), .object([]),
+        .object([("forward", .array([.string("outer-front"), .string("back")])), ("viewed", .bool(true)), ("theta", .double(12.5))]),
+    ]
+    static let ids: [JSONValue] = [.int(1), .int(-9_007_199_254_740_991), .string("req \"7\""), .null]
+
+    @Test func replyLineIsTheEncodedReply() {
+        for id in Self.ids {
+            for value in Self.values {
+                #expect(WireProtocol.replyLine(id: id, result: EncodedJSON(value)) == WireProtocol.reply(id: id, result: value).jsonLine)
+            }
+        }
+    }
+
+    @Test func eventLineIsTheEncodedEvent() {
+        for topic in Topic.allCases {
+            for seq in [0, 1, 123_456_789] {
+                for value in Self.values {
+                    #expect(WireProtocol.eventLine(topic, seq: seq, data: EncodedJSON(value)) == WireProtocol.event(topic, seq: seq, data: value).jsonLine)
+                }
+            }
+        }
+    }
+
+    @Test func encodedValuesCompareByTheirBytes() {
+        #expect(EncodedJSON(.int(1)) == EncodedJSON(.int(1)))
+        #expect(EncodedJSON(.int(1)) != EncodedJSON(.string("1")))
+        #expect(EncodedJSON(.object([("a", .int(1))])).bytes == Array(#"{"a":1}"#.utf8))
+    }
+}
