@@ -40,7 +40,9 @@ let package = Package(
         .target(name: "FoldcamIO", dependencies: ["FoldcamCore"]),
         // The Debian C libraries the device layer uses; shim.h re-exports their macros with prefixes.
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
-        .systemLibrary(name: "CLibInput", pkgConfig: "libinput", providers: [.apt(["libinput-dev"])]),
+        // libinput's header only (libinput-dev): pkg-config would link it, and FoldcamDevices loads it
+        // with dlopen when it reads switches, so simulate mode never maps it and its glib stack.
+        .systemLibrary(name: "CLibInput"),
         .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
         // Real hardware: cameras (libudev + libv4l2), switches (libinput), IIO sensors. C calls
         // stay in its thin owner types; only descriptors and InputEvents leave it.

@@ -9,8 +9,10 @@ import Glibc
 /// `ModelTabletModeSwitchUnreliable`, never produces events here, so foldcam follows the same
 /// judgement as the desktop and does not read evdev itself. A switch that is on when its device
 /// appears is reported right after the device (libinput syncs initial state).
+/// libinput itself is loaded by the first instance (`LibInput`), not linked.
 /// - SeeAlso: https://wayland.freedesktop.org/libinput/doc/latest/switches.html
 final class LibInputSwitches {
+    private let libinput: LibInput
     private let handle: OpaquePointer
     private let context: UdevContext
     /// A duplicate of libinput's epoll descriptor for the event loop.
@@ -37,26 +39,31 @@ final class LibInputSwitches {
         return pointer
     }()
 
-    init(_ context: UdevContext, seat: String) throws(DeviceError) {
-        guard let handle = libinput_udev_create_context(Self.interface, nil, context.handle) else {
+    /// Throws `LibInputUnavailable` when libinput cannot be loaded, else a `DeviceError`.
+    init(_ context: UdevContext, seat: String) throws {
+        let libinput = try LibInput.load()
+        guard let handle = libinput.udevCreateContext(Self.interface, nil, context.handle) else {
             throw DeviceError(device: "libinput", call: "libinput_udev_create_context", .failed(Errno(rawValue: errno)))
         }
+        self.libinput = libinput
         self.handle = handle
         self.context = context
-        guard libinput_udev_assign_seat(handle, seat) == 0 else {
-            libinput_unref(handle)
+        // Before the seat is assigned: adding the seat's devices is what logs most.
+        LibInputLog.install(on: handle, libinput)
+        guard libinput.udevAssignSeat(handle, seat) == 0 else {
+            _ = libinput.unref(handle)
             throw DeviceError(device: "libinput seat \(seat)", call: "libinput_udev_assign_seat", .failed(.noEntry))
         }
-        let duplicate = fcntl(libinput_get_fd(handle), F_DUPFD_CLOEXEC, 0)
+        let duplicate = fcntl(libinput.getFD(handle), F_DUPFD_CLOEXEC, 0)
         guard duplicate >= 0 else {
             let error = Errno(rawValue: errno)
-            libinput_unref(handle)
+            _ = libinput.unref(handle)
             throw DeviceError(device: "libinput", call: "fcntl(F_DUPFD_CLOEXEC)", .failed(error))
         }
         descriptor = FileDescriptor(owning: duplicate)
     }
 
-    deinit { libinput_unref(handle) }
+    deinit { _ = libinput.unref(handle) }
 
     enum Event {
         case switchDevice(name: String, lid: Bool, tabletMode: Bool)
@@ -66,22 +73,22 @@ final class LibInputSwitches {
     /// Processes what libinput has pending and returns the events foldcam cares about.
     /// - SeeAlso: libinput_dispatch, libinput_get_event
     func drain() throws(DeviceError) -> [Event] {
-        let result = libinput_dispatch(handle)
+        let result = libinput.dispatch(handle)
         if result < 0 { throw DeviceError(device: "libinput", call: "libinput_dispatch", .failed(Errno(rawValue: -result))) }
         var events: [Event] = []
-        while let event = libinput_get_event(handle) {
-            defer { libinput_event_destroy(event) }
-            switch libinput_event_get_type(event) {
+        while let event = libinput.getEvent(handle) {
+            defer { libinput.eventDestroy(event) }
+            switch libinput.eventGetType(event) {
             case LIBINPUT_EVENT_DEVICE_ADDED:
-                guard let device = libinput_event_get_device(event), libinput_device_has_capability(device, LIBINPUT_DEVICE_CAP_SWITCH) != 0 else { continue }
+                guard let device = libinput.eventGetDevice(event), libinput.deviceHasCapability(device, LIBINPUT_DEVICE_CAP_SWITCH) != 0 else { continue }
                 events.append(.switchDevice(
-                    name: String(cString: libinput_device_get_name(device)),
-                    lid: libinput_device_switch_has_switch(device, LIBINPUT_SWITCH_LID) == 1,
-                    tabletMode: libinput_device_switch_has_switch(device, LIBINPUT_SWITCH_TABLET_MODE) == 1))
+                    name: libinput.deviceGetName(device).map { String(cString: $0) } ?? "?",
+                    lid: libinput.deviceSwitchHasSwitch(device, LIBINPUT_SWITCH_LID) == 1,
+                    tabletMode: libinput.deviceSwitchHasSwitch(device, LIBINPUT_SWITCH_TABLET_MODE) == 1))
             case LIBINPUT_EVENT_SWITCH_TOGGLE:
-                guard let toggle = libinput_event_get_switch_event(event) else { continue }
-                let on = libinput_event_switch_get_switch_state(toggle) == LIBINPUT_SWITCH_STATE_ON
-                switch libinput_event_switch_get_switch(toggle) {
+                guard let toggle = libinput.eventGetSwitchEvent(event) else { continue }
+                let on = libinput.eventSwitchGetSwitchState(toggle) == LIBINPUT_SWITCH_STATE_ON
+                switch libinput.eventSwitchGetSwitch(toggle) {
                 case LIBINPUT_SWITCH_LID: events.append(.toggled(.lid, on: on))
                 case LIBINPUT_SWITCH_TABLET_MODE: events.append(.toggled(.tabletMode, on: on))
                 default: continue
