@@ -17,7 +17,7 @@ public struct VideoDeviceError: Error, Sendable, CustomStringConvertible {
 /// An open V4L2 device node: the only owner of its descriptor, which never leaves it.
 final class VideoDeviceFile {
     let node: String
-    let fd: Int32
+    private(set) var fd: Int32
 
     init(node: String, nonBlocking: Bool) throws(VideoDeviceError) {
         let flags = O_RDWR | O_CLOEXEC | (nonBlocking ? O_NONBLOCK : 0)
@@ -27,7 +27,14 @@ final class VideoDeviceFile {
         self.fd = fd
     }
 
-    deinit { Glibc.close(fd) }
+    deinit { close() }
+
+    /// Closes now rather than when the last reference goes (v4l2loopback acts on the close).
+    func close() {
+        guard fd >= 0 else { return }
+        Glibc.close(fd)
+        fd = -1
+    }
 
     /// One ioctl, retried on EINTR; EAGAIN is returned as false (nothing ready), not thrown.
     @discardableResult
@@ -43,12 +50,13 @@ final class VideoDeviceFile {
         }
     }
 
-    func capabilities() throws(VideoDeviceError) -> (card: String, caps: UInt32) {
+    func capabilities() throws(VideoDeviceError) -> (driver: String, card: String, caps: UInt32) {
         var capability = v4l2_capability()
         try control(UInt(cvs_VIDIOC_QUERYCAP), "VIDIOC_QUERYCAP", &capability)
+        let driver = withUnsafeBytes(of: capability.driver) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         let card = withUnsafeBytes(of: capability.card) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         let caps = capability.capabilities & cvs_CAP_DEVICE_CAPS != 0 ? capability.device_caps : capability.capabilities
-        return (card, caps)
+        return (driver, card, caps)
     }
 
     /// Controls by name (v4l2loopback's keep_format, sustain_framerate, timeout have driver ids).
