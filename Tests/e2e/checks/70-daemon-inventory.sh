@@ -6,16 +6,7 @@
 # shellcheck source=../tools/daemon.sh
 . "$E2E_HERE/tools/daemon.sh"
 
-if [ ! -x "$FOLDCAM_BIN/foldcamd" ]; then
-    echo "SKIP foldcamd-ready: no $FOLDCAM_BIN/foldcamd (build the project first)"
-    exit 0
-fi
-work=$E2E_DAEMON_DIR/inventory
-mkdir -p "$work"
-config=$work/config.json
-duo_rig "$work/duo-e2e.json"
-daemon_config "$config" '{"rig": "'"$work/duo-e2e.json"'", "loopbackLabel": "foldcam virtual camera", "logLevel": "debug"}'
-echo 180 > "$E2E_HINGE_PARAMETER"
+daemon_prepare foldcamd-ready inventory '"loopbackLabel": "foldcam virtual camera", "logLevel": "debug"' 180 || exit 0
 trap daemon_stop EXIT
 
 # --- READY=1 and the first hello, with real devices ---

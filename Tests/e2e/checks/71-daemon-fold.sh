@@ -6,18 +6,9 @@
 # shellcheck source=../tools/daemon.sh
 . "$E2E_HERE/tools/daemon.sh"
 
-if [ ! -x "$FOLDCAM_BIN/foldcamd" ]; then
-    echo "SKIP foldcamd-fold-hinge: no $FOLDCAM_BIN/foldcamd (build the project first)"
-    exit 0
-fi
 # The decisions do not depend on the virtual camera (80-* checks it): loopbackLabel names no
 # device, so no producer competes for the guest's CPU (the loopback is skipped as an output node).
-work=$E2E_DAEMON_DIR/fold
-mkdir -p "$work"
-config=$work/config.json
-duo_rig "$work/duo-e2e.json"
-daemon_config "$config" '{"rig": "'"$work/duo-e2e.json"'", "loopbackLabel": "no-producer", "sensorPollMilliseconds": 50}'
-echo 180 > "$E2E_HINGE_PARAMETER"
+daemon_prepare foldcamd-fold-hinge fold '"loopbackLabel": "no-producer", "sensorPollMilliseconds": 50' 180 || exit 0
 watcher=
 cleanup() {
     [ -z "$watcher" ] || kill "$watcher" 2> /dev/null

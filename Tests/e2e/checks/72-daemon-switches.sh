@@ -8,22 +8,13 @@
 # shellcheck source=../tools/daemon.sh
 . "$E2E_HERE/tools/daemon.sh"
 
-if [ ! -x "$FOLDCAM_BIN/foldcamd" ]; then
-    echo "SKIP foldcamd-lid-switch: no $FOLDCAM_BIN/foldcamd (build the project first)"
-    exit 0
-fi
+# The decisions do not depend on the virtual camera (80-* checks it): loopbackLabel names no
+# device, so no producer competes for the guest's CPU (the loopback is skipped as an output node).
+daemon_prepare foldcamd-lid-switch switches '"loopbackLabel": "no-producer"' 120 || exit 0
 if [ ! -c "${E2E_SWITCH_DEVICE:-}" ]; then
     fail foldcamd-lid-switch "no uinput switch device"
     exit 0
 fi
-# The decisions do not depend on the virtual camera (80-* checks it): loopbackLabel names no
-# device, so no producer competes for the guest's CPU (the loopback is skipped as an output node).
-work=$E2E_DAEMON_DIR/switches
-mkdir -p "$work"
-config=$work/config.json
-duo_rig "$work/duo-e2e.json"
-daemon_config "$config" '{"rig": "'"$work/duo-e2e.json"'", "loopbackLabel": "no-producer"}'
-echo 120 > "$E2E_HINGE_PARAMETER"
 set_switch lid 0
 set_switch tablet 0
 cleanup() {

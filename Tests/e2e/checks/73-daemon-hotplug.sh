@@ -8,22 +8,13 @@
 # shellcheck source=../tools/daemon.sh
 . "$E2E_HERE/tools/daemon.sh"
 
-if [ ! -x "$FOLDCAM_BIN/foldcamd" ]; then
-    echo "SKIP foldcamd-unplug: no $FOLDCAM_BIN/foldcamd (build the project first)"
-    exit 0
-fi
+daemon_prepare foldcamd-unplug hotplug '"loopbackLabel": "foldcam virtual camera"' 180 || exit 0
 driver=/sys/bus/platform/drivers/vivid
 device=$(cd "$driver" 2> /dev/null && ls -d vivid.* 2> /dev/null | head -n 1)
 if [ -z "$device" ]; then
     fail foldcamd-unplug "no vivid platform device bound to $driver"
     exit 0
 fi
-work=$E2E_DAEMON_DIR/hotplug
-mkdir -p "$work"
-config=$work/config.json
-duo_rig "$work/duo-e2e.json"
-daemon_config "$config" '{"rig": "'"$work/duo-e2e.json"'", "loopbackLabel": "foldcam virtual camera"}'
-echo 180 > "$E2E_HINGE_PARAMETER"
 
 # restore_vivid: bound, with guest-init's patterns and format (the next checks rely on them).
 restore_vivid() {

@@ -45,6 +45,23 @@ ctl() { "$FOLDCAM_BIN/foldcamctl" "$@"; }
 
 daemon_config() { printf '%s\n' "$2" > "$1"; }
 
+# daemon_prepare CHECK WORK MEMBERS ANGLE: how the daemon checks begin. Prints SKIP CHECK and
+# returns 1 when foldcamd is not built; else sets $work ($E2E_DAEMON_DIR/WORK, created) and
+# $config (the duo rig's vivid copy plus the JSON object members MEMBERS) and puts the hinge at
+# ANGLE.
+daemon_prepare() {
+    if [ ! -x "$FOLDCAM_BIN/foldcamd" ]; then
+        echo "SKIP $1: no $FOLDCAM_BIN/foldcamd (build the project first)"
+        return 1
+    fi
+    work=$E2E_DAEMON_DIR/$2
+    mkdir -p "$work"
+    config=$work/config.json
+    duo_rig "$work/duo-e2e.json"
+    daemon_config "$config" '{"rig": "'"$work/duo-e2e.json"'", '"$3"'}'
+    echo "$4" > "$E2E_HINGE_PARAMETER"
+}
+
 daemon_start() {
     local config=$1 notify=$E2E_DAEMON_DIR/notify.sock ready=$E2E_DAEMON_DIR/ready listener started hello
     DAEMON_ERROR= DAEMON_READY_S= DAEMON_HELLO_S=
