@@ -1,5 +1,5 @@
-// Linux interfaces the Swift Glibc module does not expose: epoll, eventfd, timerfd, signalfd and
-// the peer-credential struct. Only declarations and prefixed constants; no code lives here.
+// Linux interfaces the Swift Glibc module does not expose: epoll, eventfd, timerfd, signalfd, CPU
+// affinity and the peer-credential struct. Only declarations and prefixed constants; no code lives here.
 #ifndef FOLDCAM_CLINUXSHIMS_H
 #define FOLDCAM_CLINUXSHIMS_H
 
@@ -18,6 +18,10 @@ int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
 // pthread_setname_np is declared only under _GNU_SOURCE; glibc's own prototype.
 #include <pthread.h>
 int pthread_setname_np(pthread_t thread, const char *name);
+
+// sched_setaffinity (and cpu_set_t) are declared only under _GNU_SOURCE: the same function, its
+// mask as plain bytes, under a prefixed name bound to glibc's symbol.
+int cfoldcam_sched_setaffinity(pid_t pid, size_t size, const void *mask) __asm__("sched_setaffinity");
 
 // struct ucred needs _GNU_SOURCE, which the Glibc module was built without: mirror it.
 struct cfoldcam_ucred {

@@ -70,6 +70,8 @@ enum EchoServer {
             let listener = try UnixListener(path: path)
             let signals = try SignalSource([SIGTERM, SIGINT])
             var clients: [Int32: (UnixConnection, [UInt8])] = [:]
+            // One receive buffer for every read, as the daemon has.
+            var chunk = [UInt8](repeating: 0, count: 16 * 1024)
             try loop.register(signals.descriptor) { _ in
                 _ = signals.pending()
                 loop.stop()
@@ -81,7 +83,6 @@ enum EchoServer {
                     try? loop.register(connection.descriptor) { _ in
                         guard let (connection, buffered) = clients[fd] else { return }
                         var input = buffered
-                        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
                         while true {
                             let received: Int?
                             do {

@@ -146,37 +146,36 @@ enum ProcStatus {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Time on a CPU of every thread of the process, in nanoseconds (/proc/PID/task/*/schedstat):
-    /// a figure the machine's load does not inflate, unlike wall-clock latency.
-    static func cpuNanoseconds(pid: pid_t) -> UInt64 {
-        var total: UInt64 = 0
+    /// The thread ids of a process (/proc/PID/task).
+    static func threadIDs(pid: pid_t) -> [pid_t] {
+        var threads: [pid_t] = []
         if let directory = opendir("/proc/\(pid)/task") {
             while let entry = readdir(directory) {
                 let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                guard Int(name) != nil else { continue }
-                total += read("/proc/\(pid)/task/\(name)/schedstat").split(separator: " ").first.flatMap { UInt64($0) } ?? 0
+                if let thread = pid_t(name) { threads.append(thread) }
             }
             closedir(directory)
         }
-        return total
+        return threads
+    }
+
+    /// Time on a CPU of every thread of the process, in nanoseconds (/proc/PID/task/*/schedstat):
+    /// a figure the machine's load does not inflate, unlike wall-clock latency.
+    static func cpuNanoseconds(pid: pid_t) -> UInt64 {
+        threadIDs(pid: pid).reduce(0) { total, thread in
+            total + (read("/proc/\(pid)/task/\(thread)/schedstat").split(separator: " ").first.flatMap { UInt64($0) } ?? 0)
+        }
     }
 
     static func residentKiB(pid: pid_t) -> Int? { field("VmRSS", in: read("/proc/\(pid)/status")) }
 
     /// Voluntary + involuntary context switches of every thread of the process, and the thread count.
     static func contextSwitches(pid: pid_t) -> (switches: Int, threads: Int) {
-        var total = 0
-        var threads = 0
-        if let directory = opendir("/proc/\(pid)/task") {
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                guard let _ = Int(name) else { continue }
-                let text = read("/proc/\(pid)/task/\(name)/status")
-                total += (field("voluntary_ctxt_switches", in: text) ?? 0) + (field("nonvoluntary_ctxt_switches", in: text) ?? 0)
-                threads += 1
-            }
-            closedir(directory)
+        let threads = threadIDs(pid: pid)
+        let total = threads.reduce(0) { total, thread in
+            let text = read("/proc/\(pid)/task/\(thread)/status")
+            return total + (field("voluntary_ctxt_switches", in: text) ?? 0) + (field("nonvoluntary_ctxt_switches", in: text) ?? 0)
         }
-        return (total, threads)
+        return (total, threads.count)
     }
 }

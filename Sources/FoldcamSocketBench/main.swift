@@ -9,7 +9,8 @@ let usage = """
     Starts foldcamd --simulate (release build, found next to this executable unless --daemon
     is given) and a minimal echo server on Unix sockets in a temporary directory, then measures:
       round trip     `directions` request -> reply, p50/p99, against the echo server's round
-                     trip of the same request line in the same run (target: ratio <= 1.5)
+                     trip of the same request line in the same run (target: ratio <= 1.5),
+                     with client and servers pinned to one CPU, then to separate CPUs
       fan-out        simulate.hinge -> the last of N subscribers (default 1000) has the event,
                      p50/p99 over the changes (target: p99 < 10 ms)
       idle RSS       VmRSS of a fresh daemon after start-up, no sweep (target: < 12 MB)
@@ -80,13 +81,20 @@ func daemonExecutable(_ options: Options) throws -> String {
     return candidate
 }
 
-struct Results {
+/// Round trips in one CPU placement.
+struct RoundTrips {
+    var placement: Placement
     var echo = Percentiles([])
     var directions = Percentiles([])
-    var fanOut = Percentiles([])
-    /// CPU time per request of the echo server and the daemon, and of the daemon per hinge change.
+    /// CPU time per request of the echo server and of the daemon.
     var echoCPU = 0.0
     var directionsCPU = 0.0
+}
+
+struct Results {
+    var roundTrips: [RoundTrips] = []
+    var fanOut = Percentiles([])
+    /// The daemon's CPU time per hinge change.
     var changeCPU = 0.0
     var subscribers = 0
     var idleRSSKiB = 0
@@ -148,41 +156,21 @@ func runBench(_ options: Options) throws -> Results {
     try daemon.waitUntilServing(socketPath, probe: request)
     try echo.waitUntilServing(echoPath, probe: request)
 
-    // Round trips, alternating blocks so both sides see the same machine load.
-    note("round trips: \(options.roundTrips) each, echo and directions, alternating blocks of 500")
     let daemonClient = try LineSocket(path: socketPath)
     let echoClient = try LineSocket(path: echoPath)
     let reply = try daemonClient.roundTrip(request)
     guard reply.starts(with: Array(#"{"id":1,"result":{"#.utf8)) else {
         throw BenchError("unexpected directions reply: \(String(decoding: reply, as: UTF8.self))")
     }
-    var echoSamples: [UInt64] = []
-    var daemonSamples: [UInt64] = []
-    echoSamples.reserveCapacity(options.roundTrips)
-    daemonSamples.reserveCapacity(options.roundTrips)
-    for _ in 0..<2000 {  // warm-up
-        _ = try echoClient.roundTrip(request)
-        _ = try daemonClient.roundTrip(request)
+    for placement in Placement.available {
+        let cpus = placement.cpus
+        try Affinity.pin(0, to: cpus.client)
+        try Affinity.pin(echo.pid, to: cpus.server)
+        try Affinity.pin(daemon.pid, to: cpus.server)
+        note("round trips, \(placement.label): \(options.roundTrips) each, echo and directions, alternating blocks of 500")
+        results.roundTrips.append(try measureRoundTrips(placement, request: request, count: options.roundTrips, echo: (echoClient, echo.pid), daemon: (daemonClient, daemon.pid)))
     }
-    let echoCPUBefore = ProcStatus.cpuNanoseconds(pid: echo.pid)
-    let daemonCPUBefore = ProcStatus.cpuNanoseconds(pid: daemon.pid)
-    while daemonSamples.count < options.roundTrips {
-        let block = min(500, options.roundTrips - daemonSamples.count)
-        for _ in 0..<block {
-            let start = MonotonicClock.nanoseconds
-            _ = try echoClient.roundTrip(request)
-            echoSamples.append(MonotonicClock.nanoseconds - start)
-        }
-        for _ in 0..<block {
-            let start = MonotonicClock.nanoseconds
-            _ = try daemonClient.roundTrip(request)
-            daemonSamples.append(MonotonicClock.nanoseconds - start)
-        }
-    }
-    results.echoCPU = Double(ProcStatus.cpuNanoseconds(pid: echo.pid) - echoCPUBefore) / Double(echoSamples.count)
-    results.directionsCPU = Double(ProcStatus.cpuNanoseconds(pid: daemon.pid) - daemonCPUBefore) / Double(daemonSamples.count)
-    results.echo = Percentiles(echoSamples)
-    results.directions = Percentiles(daemonSamples)
+    for pid in [0, echo.pid, daemon.pid] { try Affinity.pin(pid, to: nil) }
 
     // Fan-out: N subscribers to `posture`, one hinge change at a time.
     note("fan-out: connecting \(options.subscribers) subscribers")
@@ -227,16 +215,49 @@ func runBench(_ options: Options) throws -> Results {
     return results
 }
 
+/// Round trips of `request` to both servers, alternating blocks so both see the same machine load.
+func measureRoundTrips(_ placement: Placement, request: [UInt8], count: Int, echo: (LineSocket, pid_t), daemon: (LineSocket, pid_t)) throws -> RoundTrips {
+    var echoSamples: [UInt64] = []
+    var daemonSamples: [UInt64] = []
+    echoSamples.reserveCapacity(count)
+    daemonSamples.reserveCapacity(count)
+    for _ in 0..<2000 {  // warm-up, also after moving to other CPUs
+        _ = try echo.0.roundTrip(request)
+        _ = try daemon.0.roundTrip(request)
+    }
+    let echoCPUBefore = ProcStatus.cpuNanoseconds(pid: echo.1)
+    let daemonCPUBefore = ProcStatus.cpuNanoseconds(pid: daemon.1)
+    while daemonSamples.count < count {
+        let block = min(500, count - daemonSamples.count)
+        for _ in 0..<block {
+            let start = MonotonicClock.nanoseconds
+            _ = try echo.0.roundTrip(request)
+            echoSamples.append(MonotonicClock.nanoseconds - start)
+        }
+        for _ in 0..<block {
+            let start = MonotonicClock.nanoseconds
+            _ = try daemon.0.roundTrip(request)
+            daemonSamples.append(MonotonicClock.nanoseconds - start)
+        }
+    }
+    var result = RoundTrips(placement: placement)
+    result.echoCPU = Double(ProcStatus.cpuNanoseconds(pid: echo.1) - echoCPUBefore) / Double(echoSamples.count)
+    result.directionsCPU = Double(ProcStatus.cpuNanoseconds(pid: daemon.1) - daemonCPUBefore) / Double(daemonSamples.count)
+    result.echo = Percentiles(echoSamples)
+    result.directions = Percentiles(daemonSamples)
+    return result
+}
+
 func report(_ results: Results, _ options: Options) {
-    let ratio50 = results.directions.p50 / results.echo.p50
-    let ratio99 = results.directions.p99 / results.echo.p99
     let idleMB = Double(results.idleRSSKiB) / 1024
     if options.json {
         print("""
-            {"roundTrip": {"echo": {"p50Ns": \(Int(results.echo.p50)), "p99Ns": \(Int(results.echo.p99))}, \
-            "directions": {"p50Ns": \(Int(results.directions.p50)), "p99Ns": \(Int(results.directions.p99))}, \
-            "ratioP50": \(ratio50), "ratioP99": \(ratio99), "samples": \(results.directions.count), \
-            "cpuPerRequestNs": {"echo": \(Int(results.echoCPU)), "directions": \(Int(results.directionsCPU))}}, \
+            {"roundTrip": {\(results.roundTrips.map { trips in
+                "\"\(trips.placement.key)\": {\"echo\": {\"p50Ns\": \(Int(trips.echo.p50)), \"p99Ns\": \(Int(trips.echo.p99))}, " +
+                "\"directions\": {\"p50Ns\": \(Int(trips.directions.p50)), \"p99Ns\": \(Int(trips.directions.p99))}, " +
+                "\"ratioP50\": \(trips.directions.p50 / trips.echo.p50), \"ratioP99\": \(trips.directions.p99 / trips.echo.p99), \"samples\": \(trips.directions.count), " +
+                "\"cpuPerRequestNs\": {\"echo\": \(Int(trips.echoCPU)), \"directions\": \(Int(trips.directionsCPU))}}"
+            }.joined(separator: ", "))}, \
             "fanOut": {"subscribers": \(results.subscribers), "p50Ns": \(Int(results.fanOut.p50)), "p99Ns": \(Int(results.fanOut.p99)), "maxNs": \(Int(results.fanOut.maximum)), "changes": \(results.fanOut.count), "daemonCPUPerChangeNs": \(Int(results.changeCPU))}, \
             "idle": {"rssKiB": \(results.idleRSSKiB), "contextSwitches": \(results.idleSwitches), "seconds": \(results.idleSeconds), "threads": \(results.idleThreads)}, \
             "loadAverage": \(results.loadAverage)}
@@ -247,12 +268,17 @@ func report(_ results: Results, _ options: Options) {
     let cpus = sysconf(Int32(_SC_NPROCESSORS_ONLN))
     print("foldcam-socket-bench: \(cpus) CPUs, load average \(results.loadAverage.map { String(($0 * 100).rounded() / 100) }.joined(separator: " "))")
     print("")
-    print("  round trip (\(results.directions.count) each)           p50          p99")
-    print("  baseline: echo server          \(pad(microseconds(results.echo.p50)))  \(pad(microseconds(results.echo.p99)))")
-    print("  directions request             \(pad(microseconds(results.directions.p50)))  \(pad(microseconds(results.directions.p99)))")
-    print("  ratio directions / echo        \(pad(ratioText(ratio50)))  \(pad(ratioText(ratio99)))   target <= 1.5×: \(verdict(ratio50 <= 1.5)) (p50), \(verdict(ratio99 <= 1.5)) (p99)")
-    print("  server CPU time per request    echo \(microseconds(results.echoCPU)), directions \(microseconds(results.directionsCPU)) (\(ratioText(results.directionsCPU / results.echoCPU)); less inflated by other load than wall time)")
-    print("")
+    for trips in results.roundTrips {
+        let ratio50 = trips.directions.p50 / trips.echo.p50
+        let ratio99 = trips.directions.p99 / trips.echo.p99
+        print("  round trip, \(trips.placement.label) (\(trips.directions.count) each)")
+        print("".padding(33) + pad("p50") + "  " + pad("p99"))
+        print("  baseline: echo server          \(pad(microseconds(trips.echo.p50)))  \(pad(microseconds(trips.echo.p99)))")
+        print("  directions request             \(pad(microseconds(trips.directions.p50)))  \(pad(microseconds(trips.directions.p99)))")
+        print("  ratio directions / echo        \(pad(ratioText(ratio50)))  \(pad(ratioText(ratio99)))   target <= 1.5×: \(verdict(ratio50 <= 1.5)) (p50), \(verdict(ratio99 <= 1.5)) (p99)")
+        print("  server CPU time per request    echo \(microseconds(trips.echoCPU)), directions \(microseconds(trips.directionsCPU)) (\(ratioText(trips.directionsCPU / trips.echoCPU)); less inflated by other load than wall time)")
+        print("")
+    }
     print("  hinge change -> last of \(results.subscribers) subscribers (\(results.fanOut.count) changes)")
     print("                                 p50 \(milliseconds(results.fanOut.p50))   p99 \(milliseconds(results.fanOut.p99))   max \(milliseconds(results.fanOut.maximum))   target p99 < 10 ms: \(verdict(results.fanOut.p99 < 10_000_000))")
     print("  daemon CPU time per change     \(milliseconds(results.changeCPU)) (request, one event encoded once, \(results.subscribers) sends)")
@@ -263,6 +289,10 @@ func report(_ results: Results, _ options: Options) {
 }
 
 func pad(_ text: String) -> String { String(repeating: " ", count: max(0, 11 - text.count)) + text }
+
+extension String {
+    func padding(_ width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
+}
 
 let options = parseOptions()
 do {
