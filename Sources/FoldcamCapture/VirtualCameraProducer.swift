@@ -15,6 +15,10 @@ import Synchronization
 /// a format change), or the "camera unavailable" frame. A frame from a camera reaches the
 /// loopback with one copy: from the driver's buffer into the output frame, turned upright on
 /// the way when needed.
+///
+/// Starting and stopping a camera's stream block for tens of milliseconds or more, so they run
+/// on a second thread (`CaptureStreamSetup`): the producer thread hands it the streams to stop
+/// and gets started streams back, and keeps writing its ticks meanwhile.
 public final class VirtualCameraProducer: Sendable {
     public struct Configuration: Sendable {
         /// The loopback device node; nil runs without output (frames still feed snapshots).
@@ -61,6 +65,7 @@ public final class VirtualCameraProducer: Sendable {
     public let configuration: Configuration
     public let events: Mailbox<Event>
     private let commands: Mailbox<Command>
+    private let setup: CaptureStreamSetup
     private let ring: Mutex<FrameRing>
     private let statistics = Mutex(Statistics())
 
@@ -76,6 +81,7 @@ public final class VirtualCameraProducer: Sendable {
         self.configuration = configuration
         events = try Mailbox()
         commands = try Mailbox()
+        setup = try CaptureStreamSetup(format: configuration.format, width: configuration.width, height: configuration.height, fps: configuration.fps)
         ring = Mutex(FrameRing(span: ringSpan, fps: configuration.fps))
     }
 
@@ -102,23 +108,47 @@ public final class VirtualCameraProducer: Sendable {
         let producer: VirtualCameraProducer
         var output: LoopbackOutput?
         var streams: [String: CaptureStream] = [:]
+        /// Device opens posted to the setup thread and not back yet.
+        var opening: [String: PendingOpen] = [:]
+        var nextTicket: UInt64 = 0
+        let setup: CaptureStreamSetup
+        /// nil when the system refused the thread: setup requests then run here.
+        var setupThread: OSThread?
         var synthetic: [String: VideoFrame] = [:]
         var delivered: Set<String> = []
         var feeding: String?
         var rotation = 0
         var hardwareFlip = false
         var frame: VideoFrame
+        /// Drawn once: switching to it is then a copy, not a drawing.
+        let unavailable: VideoFrame
         var fresh = false
         var lastWrite: UInt64 = 0
+
+        struct PendingOpen {
+            let ticket: UInt64
+            let node: String
+            /// False once the camera was closed while its open was on its way; the stream is
+            /// then stopped as soon as it arrives.
+            var wanted = true
+        }
 
         init(producer: VirtualCameraProducer) {
             self.producer = producer
             let c = producer.configuration
-            frame = SyntheticFrames.unavailableFrame(format: c.format, width: c.width, height: c.height, timestamp: 0)
+            unavailable = SyntheticFrames.unavailableFrame(format: c.format, width: c.width, height: c.height, timestamp: 0)
+            frame = unavailable
+            setup = producer.setup
         }
 
         func run() {
             let c = producer.configuration
+            do {
+                setupThread = try setup.start()
+            } catch {
+                // Cameras still work; their starts and stops then delay output ticks.
+                producer.events.post(.outputFailed(message: "no capture setup thread (\(error)); cameras start on the producer thread"))
+            }
             if let node = c.outputNode {
                 do {
                     output = try LoopbackOutput(node: node, format: c.format, width: c.width, height: c.height, fps: c.fps)
@@ -135,6 +165,7 @@ public final class VirtualCameraProducer: Sendable {
                         return
                     }
                 }
+                for result in setup.results.drain() { receive(result) }
                 let now = MonotonicClock.nanoseconds
                 if now >= nextTick {
                     tick(now: now)
@@ -149,13 +180,17 @@ public final class VirtualCameraProducer: Sendable {
         private func waitForInput(until deadline: UInt64) {
             let now = MonotonicClock.nanoseconds
             let timeout = deadline > now ? Int32(min(1000, (deadline - now + 999_999) / 1_000_000)) : 0
-            var descriptors = [pollfd(fd: producer.commands.descriptor.rawValue, events: cvs_POLLIN, revents: 0)]
+            var descriptors = [
+                pollfd(fd: producer.commands.descriptor.rawValue, events: cvs_POLLIN, revents: 0),
+                pollfd(fd: setup.results.descriptor.rawValue, events: cvs_POLLIN, revents: 0),
+            ]
+            let first = descriptors.count
             let cameras = Array(streams.keys)
             for camera in cameras { descriptors.append(pollfd(fd: streams[camera]!.descriptor, events: cvs_POLLIN, revents: 0)) }
             let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
             guard ready > 0 else { return }
             for (index, camera) in cameras.enumerated() {
-                let revents = descriptors[index + 1].revents
+                let revents = descriptors[first + index].revents
                 guard revents != 0 else { continue }
                 if revents & (cvs_POLLERR | cvs_POLLHUP) != 0 && revents & cvs_POLLIN == 0 {
                     fail(camera, reason: .unplugged, message: "\(streams[camera]?.camera ?? camera): device went away")
@@ -167,6 +202,13 @@ public final class VirtualCameraProducer: Sendable {
 
         private func drain(_ camera: String) {
             guard let stream = streams[camera] else { return }
+            if let error = readFrames(from: stream, camera: camera) {
+                fail(camera, reason: Self.reason(error), message: "\(error)")
+            }
+        }
+
+        /// Takes every frame the driver has ready; the error that stopped it, if any.
+        private func readFrames(from stream: CaptureStream, camera: String) -> VideoDeviceError? {
             do {
                 while try stream.withNextFrame({ bytes, timestamp in
                     if camera == feeding { take(bytes, timestamp: timestamp, from: camera) }
@@ -176,9 +218,14 @@ public final class VirtualCameraProducer: Sendable {
                         producer.events.post(.firstFrame(camera: camera))
                     }
                 }
+                return nil
             } catch {
-                fail(camera, reason: error.vanished ? .unplugged : (error.isBusy ? .busy : .error), message: "\(error)")
+                return error
             }
+        }
+
+        private static func reason(_ error: VideoDeviceError) -> Readiness.Reason {
+            error.isBusy ? .busy : (error.vanished ? .unplugged : .error)
         }
 
         /// The one copy: the driver's buffer, turned upright on the way, into the output frame
@@ -270,15 +317,11 @@ public final class VirtualCameraProducer: Sendable {
                 case let .synthetic(index, sensorRotation):
                     synthetic[camera] = SyntheticFrames.cameraFrame(id: camera, index: index, sensorRotation: sensorRotation, format: c.format, width: c.width, height: c.height, timestamp: 0)
                 case let .device(node):
-                    do {
-                        streams[camera] = try CaptureStream(camera: camera, node: node, format: c.format, width: c.width, height: c.height, fps: c.fps)
-                    } catch {
-                        producer.events.post(.failed(camera: camera, reason: error.isBusy ? .busy : (error.vanished ? .unplugged : .error), message: "\(error)"))
-                    }
+                    open(camera, node: node)
                 }
             case let .close(camera):
-                streams[camera]?.stop()
-                streams[camera] = nil
+                retire(camera)
+                if opening[camera] != nil { opening[camera]!.wanted = false }
                 synthetic[camera] = nil
                 delivered.remove(camera)
                 if feeding == camera { feeding = nil }
@@ -288,32 +331,100 @@ public final class VirtualCameraProducer: Sendable {
                 if feeding == camera && self.rotation == rotation { return true }
                 feeding = camera
                 self.rotation = rotation
-                hardwareFlip = false
-                if effectiveRotation(rotation) == 180, let stream = streams[camera], stream.setFlipped(true) {
-                    hardwareFlip = true
-                } else {
-                    _ = streams[camera]?.setFlipped(false)
-                }
+                orientFedStream()
             case .feedUnavailable:
                 feeding = nil
-                frame = SyntheticFrames.unavailableFrame(format: c.format, width: c.width, height: c.height, timestamp: 0)
+                frame = unavailable
             case .stop:
                 return false
             }
             return true
         }
 
+        /// Turns the fed camera's sensor by 180° when the feed needs it and the sensor can (the
+        /// frames then need no turn here); otherwise sets it straight. A camera whose stream has
+        /// not arrived yet is done when it arrives.
+        private func orientFedStream() {
+            hardwareFlip = false
+            guard let feeding, let stream = streams[feeding] else { return }
+            if effectiveRotation(rotation) == 180, stream.setFlipped(true) {
+                hardwareFlip = true
+            } else {
+                _ = stream.setFlipped(false)
+            }
+        }
+
+        // MARK: Streams starting and stopping on the setup thread
+
+        private func open(_ camera: String, node: String) {
+            if let pending = opening[camera] {
+                // Already on its way (the camera may have been closed meanwhile): the same
+                // device is taken as it arrives, as a second open would find it busy. A camera
+                // that came back under another node is opened afresh; the stale stream is
+                // stopped when it arrives.
+                if pending.node == node {
+                    opening[camera]!.wanted = true
+                    return
+                }
+            }
+            nextTicket += 1
+            opening[camera] = PendingOpen(ticket: nextTicket, node: node)
+            submit(.open(camera: camera, node: node, ticket: nextTicket))
+        }
+
+        private func receive(_ result: CaptureStreamSetup.Result) {
+            switch result {
+            case let .opened(camera, ticket, transfer):
+                guard let pending = opening[camera], pending.ticket == ticket, pending.wanted else {
+                    // Closed, or superseded, while it was starting.
+                    if opening[camera]?.ticket == ticket { opening[camera] = nil }
+                    submit(.stop(transfer))
+                    return
+                }
+                opening[camera] = nil
+                streams[camera] = transfer.stream
+                if camera == feeding { orientFedStream() }
+            case let .failed(camera, ticket, error):
+                guard let pending = opening[camera], pending.ticket == ticket else { return }
+                opening[camera] = nil
+                // A camera closed meanwhile is no longer anybody's concern.
+                guard pending.wanted else { return }
+                producer.events.post(.failed(camera: camera, reason: Self.reason(error), message: "\(error)"))
+            }
+        }
+
+        /// Hands the camera's stream, if it has one, to the setup thread to stop; this thread
+        /// keeps no reference to it.
+        private func retire(_ camera: String) {
+            guard let stream = streams.removeValue(forKey: camera) else { return }
+            submit(.stop(CaptureStreamTransfer(stream: stream)))
+        }
+
+        private func submit(_ request: CaptureStreamSetup.Request) {
+            if setupThread != nil {
+                setup.requests.post(request)
+            } else {
+                _ = setup.perform(request)
+            }
+        }
+
         private func fail(_ camera: String, reason: Readiness.Reason, message: String) {
-            streams[camera]?.stop()
-            streams[camera] = nil
+            retire(camera)
             delivered.remove(camera)
             producer.events.post(.failed(camera: camera, reason: reason, message: message))
         }
 
+        /// Stops every stream, those still starting included, before reporting `.stopped`.
         private func shutdown() {
-            for stream in streams.values { stream.stop() }
-            streams.removeAll()
             output = nil
+            for camera in Array(streams.keys) { retire(camera) }
+            opening.removeAll()
+            if let setupThread {
+                setup.finish()
+                setupThread.join()
+            }
+            // Streams that started before the setup thread saw the end are this thread's now.
+            for case let .opened(_, _, transfer) in setup.results.drain() { transfer.stream.stop() }
             producer.events.post(.stopped)
         }
     }

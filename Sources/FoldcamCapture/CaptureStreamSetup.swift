@@ -1,0 +1,102 @@
+import CVideoStreaming
+import FoldcamPlatform
+import FoldcamVideo
+import Glibc
+import Synchronization
+
+/// A capture stream on its way from one thread to another.
+///
+/// `@unchecked Sendable` because a `CaptureStream` is not thread-safe, but it is never shared:
+/// it belongs to one thread at a time and this box is how it changes hands. The sender posts
+/// the box and keeps no use of the stream afterwards (it drops it from its tables), so only the
+/// receiver touches it from then on. The stream shares nothing with anything else: its
+/// descriptor and mmap'ed buffers are its own.
+struct CaptureStreamTransfer: @unchecked Sendable {
+    let stream: CaptureStream
+}
+
+/// The virtual camera's device setup thread: the blocking parts of a camera stream's life, so
+/// the producer thread never misses an output tick while a camera starts or stops. Starting
+/// one (open, S_FMT, S_PARM, REQBUFS, QUERYBUF + mmap, QBUF, STREAMON) takes tens of
+/// milliseconds on vivid and can take hundreds on a USB camera; stopping one (STREAMOFF,
+/// munmap, close) a few.
+///
+/// The producer posts requests; a started stream comes back to it, streaming, as a result.
+/// Requests run one at a time in the order they were posted, so a stop posted before an open of
+/// the same device releases the device first.
+final class CaptureStreamSetup: Sendable {
+    enum Request: Sendable {
+        /// Open `node` and start streaming; `ticket` comes back with the result.
+        case open(camera: String, node: String, ticket: UInt64)
+        /// Stop and close a stream handed over by the producer.
+        case stop(CaptureStreamTransfer)
+        /// Leave the thread once the requests before this one are done.
+        case finish
+    }
+
+    enum Result: Sendable {
+        case opened(camera: String, ticket: UInt64, CaptureStreamTransfer)
+        case failed(camera: String, ticket: UInt64, VideoDeviceError)
+    }
+
+    let requests: Mailbox<Request>
+    let results: Mailbox<Result>
+    private let format: PixelFormat
+    private let width: Int
+    private let height: Int
+    private let fps: Double
+    /// Set when the producer shuts down: opens not yet started are skipped.
+    private let finishing = Atomic<Bool>(false)
+
+    init(format: PixelFormat, width: Int, height: Int, fps: Double) throws(SystemCallError) {
+        self.format = format
+        self.width = width
+        self.height = height
+        self.fps = fps
+        requests = try Mailbox()
+        results = try Mailbox()
+    }
+
+    /// Starts the thread; the caller joins it after posting `.finish` (see `finish()`).
+    func start() throws(SystemCallError) -> OSThread {
+        try OSThread.start(name: "foldcam-setup") { self.run() }
+    }
+
+    /// Skips the opens still waiting and posts `.finish`.
+    func finish() {
+        finishing.store(true, ordering: .releasing)
+        requests.post(.finish)
+    }
+
+    private func run() {
+        while true {
+            var waiting = pollfd(fd: requests.descriptor.rawValue, events: cvs_POLLIN, revents: 0)
+            _ = poll(&waiting, 1, -1)
+            for request in requests.drain() {
+                if !perform(request) { return }
+            }
+        }
+    }
+
+    /// Carries out one request on the calling thread; false for `.finish`. The producer calls it
+    /// directly only when the system refused it this thread.
+    func perform(_ request: Request) -> Bool {
+        switch request {
+        case let .open(camera, node, ticket):
+            guard !finishing.load(ordering: .acquiring) else { return true }
+            do {
+                let stream = try CaptureStream(camera: camera, node: node, format: format, width: width, height: height, fps: fps)
+                results.post(.opened(camera: camera, ticket: ticket, CaptureStreamTransfer(stream: stream)))
+            } catch {
+                results.post(.failed(camera: camera, ticket: ticket, error))
+            }
+        case let .stop(transfer):
+            // The descriptor closes when the last reference, the transfer's, goes at the end of
+            // the drained batch: on this thread too.
+            transfer.stream.stop()
+        case .finish:
+            return false
+        }
+        return true
+    }
+}
