@@ -2,8 +2,9 @@
 # The real foldcamd (hardware mode, test rig rigs/duo-vivid.json) feeds the virtual camera
 # /dev/video20. A reader that opened it before the first fold keeps reading across every switch
 # (IIO hinge 180 -> 0 -> 180: inner-front <-> outer-front; pin/unpin outer) with no error and no
-# format change, and after each switch settles it reads the expected camera's colour. Prints the
-# switch gaps and the longest frame intervals as figures (not asserted).
+# format change, and after each switch settles it reads the expected camera's colour; around each
+# switch foldcamd never goes 200 ms without writing a frame (see below). Prints the switch gaps,
+# the longest frame intervals and the longest time between writes as figures.
 . "$E2E_HERE/lib.sh"
 . "$E2E_HERE/tools/vcam.sh"
 
@@ -36,6 +37,15 @@ status=$?
 echo "$analysis" >&2
 while IFS= read -r line; do problems+=("${line#problem }"); done < <(echo "$analysis" | grep '^problem ')
 ((status == 0)) || ((${#problems[@]})) || problems+=("vcam-analyse failed")
+# The longest time between two frames foldcamd wrote around each switch, from the buffers'
+# timestamps (v4l2loopback stamps each write). What the reader waits is no measure of it:
+# v4l2loopback's sustain_framerate repeats the last frame once 1.5 intervals pass without a write,
+# so a stalled producer shows as ~60 ms there. The issue's target, 1.5x the nominal 40 ms, cannot
+# be asserted in this guest: under TCG on a shared 2-core host, writes were up to ~100 ms apart
+# with no switch at all (the host deschedules the guest's vCPUs). 200 ms, five intervals, is twice
+# that noise. vivid starts a stream in a few ms, so this catches only gross stalls; check 86 makes
+# the camera starts slow (400 ms), where a producer that starts cameras itself fails it.
+while IFS= read -r line; do problems+=("$line"); done < <(writes_over "$analysis" 200)
 # The figures: INFO lines, which the host prints with the results.
 echo "$analysis" | grep -v '^problem ' | sed "s/^/INFO $name: /"
 if ((${#problems[@]})); then

@@ -7,8 +7,13 @@
 //
 // Runs for SECONDS (0 or absent: until SIGTERM/SIGINT). LOG gets lines, flushed as written:
 //   format W H FOURCC SIZEIMAGE          once, after the first G_FMT
-//   frame N T COLOUR uniform|mixed Y U V   T = when DQBUF returned, CLOCK_REALTIME seconds with
-//                                            microseconds (the format of bash's $EPOCHREALTIME)
+//   frame N T COLOUR uniform|mixed Y U V W SEQ
+//                                        T = when DQBUF returned, CLOCK_REALTIME seconds with
+//                                        microseconds (the format of bash's $EPOCHREALTIME);
+//                                        W, SEQ = the buffer's timestamp and sequence number.
+//                                        v4l2loopback sets them when the producer write()s the
+//                                        frame (W on CLOCK_MONOTONIC, SEQ counting writes); a
+//                                        frame it repeats for sustain_framerate keeps both
 //   formatchange W H FOURCC SIZEIMAGE    G_FMT (polled every 10 frames) differs from the first
 //   error WHAT: STRERROR                 a failed call (the reader retries after 100 ms)
 //   stall MS                             poll() saw no frame for MS milliseconds
@@ -170,7 +175,8 @@ int main(int argc, char **argv) {
         size_t used = b.bytesused ? b.bytesused : len[b.index];
         if (used > len[b.index]) used = len[b.index];
         describe(addr[b.index], used, text, sizeof text);
-        fprintf(logf_, "frame %lu %llu.%06llu %s\n", frames, t / 1000000000ULL, (t / 1000ULL) % 1000000ULL, text);
+        fprintf(logf_, "frame %lu %llu.%06llu %s %lld.%06ld %u\n", frames, t / 1000000000ULL, (t / 1000ULL) % 1000000ULL,
+                text, (long long)b.timestamp.tv_sec, (long)b.timestamp.tv_usec, b.sequence);
         frames++;
         if (xioctl(fd, VIDIOC_QBUF, &b) < 0) logerr("VIDIOC_QBUF");
         if (frames % 10 == 0) {

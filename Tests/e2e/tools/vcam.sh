@@ -20,8 +20,8 @@ set_angle() { echo "$1" > /sys/module/hinge/parameters/angle; }
 
 # vcam_start: starts foldcamd on the test rig ($VCAM_RIG_FILE, else rigs/$VCAM_RIG.json, default
 # duo-vivid) and waits (up to 40 s) until its socket answers. It names the loopback by its node, or
-# by its card label when VCAM_BY_LABEL=1. Its stderr is appended to $VCAM_LOG (shown on failure by
-# vcam_stop's caller).
+# by its card label when VCAM_BY_LABEL=1, and runs with LD_PRELOAD=$VCAM_PRELOAD when that is set.
+# Its stderr is appended to $VCAM_LOG (shown on failure by vcam_stop's caller).
 vcam_start() {
     local loopback="\"loopbackDevice\": \"$E2E_LOOPBACK\""
     [ "${VCAM_BY_LABEL:-0}" != 1 ] || loopback='"loopbackLabel": "foldcam virtual camera"'
@@ -31,7 +31,7 @@ vcam_start() {
 EOF
     rm -f "$VCAM_SOCKET"
     echo "--- foldcamd started at $EPOCHREALTIME" >> "$VCAM_LOG"
-    "$FOLDCAM_BIN/foldcamd" --config "$VCAM_DIR/foldcam.json" --socket "$VCAM_SOCKET" \
+    LD_PRELOAD=${VCAM_PRELOAD:-} "$FOLDCAM_BIN/foldcamd" --config "$VCAM_DIR/foldcam.json" --socket "$VCAM_SOCKET" \
         >> "$VCAM_DIR/foldcamd.out" 2>> "$VCAM_LOG" &
     VCAM_PID=$!
     local _
@@ -103,6 +103,19 @@ wait_colour() {
         sleep 0.1
     done
     return 1
+}
+
+# writes_over ANALYSIS MS: for each switch in a vcam-analyse report (every command but the first,
+# "start"), a line "LABEL: ..." when the producer's writes around it were more than MS apart (or
+# the reader's log has no buffer timestamps to tell).
+writes_over() {
+    echo "$1" | awk -v bound="$2" '/ -> .*: gap / && $1 != "start" {
+        apart = ""
+        for (i = 1; i + 2 <= NF; i++) if ($i == "writes" && $(i + 1) == "at" && $(i + 2) == "most") apart = $(i + 3)
+        if (apart == "")
+            printf "%s: no buffer timestamps in the reader log to time the writes by\n", $1
+        else if (apart + 0 > bound + 0)
+            printf "%s: the producer wrote no frame for %s ms around the switch (bound %s ms)\n", $1, apart, bound }'
 }
 
 # mark EVENTS LABEL COLOUR: records "TIME LABEL COLOUR" (the moment of a command and the colour
