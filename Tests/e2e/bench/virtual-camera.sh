@@ -1,8 +1,9 @@
 # shellcheck shell=bash source=../lib.sh
 # Benchmark of the virtual camera (issue 5 item 9, issue 6 item 3), run in the guest after the
 # checks when FOLDCAM_E2E_BENCH=1 (Tests/e2e/run then installs ffmpeg and builds foldcamd in
-# release mode). In the same run, forwarding 640x480 YUYV at 25 fps (vivid's webcam inputs) and then
-# 1280x720 YUYV at 30 fps (vivid reloaded with HDMI inputs) from vivid to the loopback:
+# release mode). In the same run, forwarding 640x480 YUYV at 25 fps (vivid's webcam inputs), then
+# 1280x720 and 1920x1080 YUYV at 30 fps (vivid reloaded with HDMI inputs) from vivid to the
+# loopback:
 #   - CPU time per frame of foldcamd's producer thread (and of the whole daemon) against
 #     `ffmpeg -f v4l2 -i SRC -f v4l2 /dev/video20` doing the same;
 #   - the switch gap (command to the first frame of the new camera on the loopback) and the
@@ -65,10 +66,11 @@ measure() {
     awk -v c=$((c1 - c0)) -v f=$((f1 - f0)) -v a="$t0" -v b="$t1" -v fps="$fps" \
         'BEGIN { printf "%.3f %d %.1f", c / ((b - a) * fps) / 1e6, f, f / (b - a) }'
 }
-# summary ANALYSIS: "mean-gap-ms max-longest-interval-ms" over the switch lines of vcam-analyse.
+# summary ANALYSIS: "MEAN-GAP-MS MAX-LONGEST-INTERVAL-MS SWITCHES MAX-WRITE-SPACING-MS" over the
+# switch lines of vcam-analyse (the last "?" when the reader logged no buffer timestamps).
 summary() {
-    echo "$1" | awk '/ gap / && !/^start/ { for (i = 1; i <= NF; i++) { if ($i == "gap") { g += $(i + 1); n++ } if ($i == "interval") { l = $(i + 1) > l ? $(i + 1) : l } } }
-        END { printf "%.0f %.0f %d", n ? g / n : 0, l, n }'
+    echo "$1" | awk '/ gap / && !/^start/ { for (i = 1; i <= NF; i++) { if ($i == "gap") { g += $(i + 1); n++ } if ($i == "interval") { l = $(i + 1) > l ? $(i + 1) : l } if ($i == "most") { w = $(i + 1) > w ? $(i + 1) : w; t = 1 } } }
+        END { printf "%.0f %.0f %d %s", n ? g / n : 0, l, n, t ? sprintf("%.0f", w) : "?" }'
 }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
@@ -76,8 +78,8 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else
 # bench_size WxH FPS: foldcamd (rig $VCAM_RIG) and then ffmpeg forwarding that mode.
 bench_size() {
     local size=$1 fps=$2 inner outer reader events colour angle node
-    local ours_thread ours_frames ours_fps ours_process ours_analysis ours_gap ours_longest ours_switches
-    local ffmpeg_cpu ffmpeg_frames ffmpeg_fps ffmpeg_analysis ffmpeg_gap ffmpeg_longest ffmpeg_switches
+    local ours_thread ours_frames ours_fps ours_process ours_analysis ours_gap ours_longest ours_switches ours_writes
+    local ffmpeg_cpu ffmpeg_frames ffmpeg_fps ffmpeg_analysis ffmpeg_gap ffmpeg_longest ffmpeg_switches ffmpeg_writes
     inner=$(camera_node inner-front)
     outer=$(camera_node outer-front)
 
@@ -108,7 +110,7 @@ bench_size() {
     reader_stop
     ours_analysis=$("$E2E_HERE/tools/vcam-analyse" "$reader" "$events")
     echo "$ours_analysis" | sed "s/^/INFO $name: $size foldcamd: /"
-    read -r ours_gap ours_longest ours_switches <<< "$(summary "$ours_analysis")"
+    read -r ours_gap ours_longest ours_switches ours_writes <<< "$(summary "$ours_analysis")"
     vcam_stop
 
     # --- ffmpeg -----------------------------------------------------------------------------------
@@ -149,46 +151,55 @@ bench_size() {
     ffmpeg_pid=
     ffmpeg_analysis=$("$E2E_HERE/tools/vcam-analyse" "$reader" "$events")
     echo "$ffmpeg_analysis" | sed "s/^/INFO $name: $size ffmpeg: /"
-    read -r ffmpeg_gap ffmpeg_longest ffmpeg_switches <<< "$(summary "$ffmpeg_analysis")"
+    read -r ffmpeg_gap ffmpeg_longest ffmpeg_switches ffmpeg_writes <<< "$(summary "$ffmpeg_analysis")"
 
     info "$size YUYV $fps fps: CPU per frame ours (producer thread) $ours_thread ms vs ffmpeg $ffmpeg_cpu ms: ratio $(ratio "$ours_thread" "$ffmpeg_cpu") (whole daemon $(ratio "$ours_process" "$ffmpeg_cpu"))"
     info "$size switch gap ours $ours_gap ms (mean of $ours_switches folds) vs ffmpeg restart $ffmpeg_gap ms (mean of $ffmpeg_switches): ratio $(ratio "$ours_gap" "$ffmpeg_gap")"
-    info "$size longest frame interval around a switch ours $ours_longest ms vs ffmpeg restart $ffmpeg_longest ms: ratio $(ratio "$ours_longest" "$ffmpeg_longest")"
+    info "$size longest frame interval around a switch ours $ours_longest ms vs ffmpeg restart $ffmpeg_longest ms: ratio $(ratio "$ours_longest" "$ffmpeg_longest") (what the reader saw; v4l2loopback's sustain_framerate repeats the last frame when no new one comes)"
+    info "$size longest time between two writes to the loopback around a switch ours $ours_writes ms vs ffmpeg restart $ffmpeg_writes ms: ratio $(ratio "$ours_writes" "$ffmpeg_writes")"
 }
 
 problems=()
 VCAM_RIG=duo-vivid bench_size 640x480 25
 
-# 1280x720 at 30 fps: vivid's webcam input cannot (12.5 fps at most); its HDMI input can, with
-# CEA-861 timings. vivid and v4l2loopback are reloaded (the loopback keeps its last format).
+# hdmi_mode WIDTH HEIGHT: vivid's three cameras at WIDTH x HEIGHT YUYV, 30 fps. vivid's webcam
+# input cannot do 1280x720 at 30 fps (12.5 fps at most), nor 1920x1080; its HDMI input can, with
+# CEA-861 timings (the entry of that size at 30.00 fps, else CVT timings). vivid must have been
+# loaded with HDMI inputs and must not be streaming. The loopback is reloaded first: it keeps
+# the last producer's format. False (with a problem recorded) if a camera refused.
+hdmi_mode() {
+    local width=$1 height=$2 dev vname vnode pattern index timings status=0
+    modprobe -r v4l2loopback && modprobe v4l2loopback devices=1 video_nr=20 exclusive_caps=1 card_label="foldcam virtual camera" \
+        || { problems+=("reloading v4l2loopback failed"); return 1; }
+    udevadm settle -t 10
+    for dev in /sys/class/video4linux/video*; do
+        vname=$(cat "$dev/name")
+        case $vname in vivid-00[0-2]-vid-cap) pattern=$((7 + ${vname:8:1})) ;; *) continue ;; esac
+        vnode=/dev/${dev##*/}
+        index=$(v4l2-ctl -d "$vnode" --list-dv-timings 2> /dev/null | awk -v w="$width" -v h="$height" '
+            /^Index:/ { i = $2; aw = ah = 0 } /Active width:/ { aw = $3 } /Active height:/ { ah = $3 }
+            /frames per second/ && aw == w && ah == h && /\(30\.00 frames/ { print i; exit }')
+        timings=cvt,width=$width,height=$height,fps=30
+        [ -z "$index" ] || timings=index=$index
+        if ! v4l2-ctl -d "$vnode" --set-dv-bt-timings "$timings" >&2 \
+            || ! v4l2-ctl -d "$vnode" -c test_pattern="$pattern" -c osd_text_mode=2 \
+                --set-fmt-video=width="$width",height="$height",pixelformat=YUYV >&2; then
+            status=1
+            problems+=("$vname: cannot set ${width}x${height}p30 timings ($timings)")
+            v4l2-ctl -d "$vnode" --list-dv-timings 2>&1 | head -n 20 >&2
+        fi
+    done
+    if ((status == 0)); then
+        v4l2-ctl -d "$(camera_node inner-front)" --get-dv-timings --get-fmt-video --get-parm >&2
+    fi
+    return $status
+}
+
 modprobe -r vivid && modprobe vivid n_devs=3 node_types=0x1,0x1,0x1 num_inputs=1,1,1 input_types=0x3,0x3,0x3 \
     || problems+=("reloading vivid with HDMI inputs failed")
-modprobe -r v4l2loopback && modprobe v4l2loopback devices=1 video_nr=20 exclusive_caps=1 card_label="foldcam virtual camera" \
-    || problems+=("reloading v4l2loopback failed")
 udevadm settle -t 10
-hdmi_ready=1
-for dev in /sys/class/video4linux/video*; do
-    vname=$(cat "$dev/name")
-    case $vname in vivid-00[0-2]-vid-cap) pattern=$((7 + ${vname:8:1})) ;; *) continue ;; esac
-    vnode=/dev/${dev##*/}
-    index=$(v4l2-ctl -d "$vnode" --list-dv-timings 2> /dev/null | awk '
-        /^Index:/ { i = $2; w = h = 0 } /Active width:/ { w = $3 } /Active height:/ { h = $3 }
-        /frames per second/ && w == 1280 && h == 720 && /\(30\.00 frames/ { print i; exit }')
-    # The CEA-861 720p30 entry of the list, else the CVT timings of 1280x720 at 30 fps.
-    timings=cvt,width=1280,height=720,fps=30
-    [ -z "$index" ] || timings=index=$index
-    if ! v4l2-ctl -d "$vnode" --set-dv-bt-timings "$timings" >&2 \
-        || ! v4l2-ctl -d "$vnode" -c test_pattern="$pattern" -c osd_text_mode=2 \
-            --set-fmt-video=width=1280,height=720,pixelformat=YUYV >&2; then
-        hdmi_ready=0
-        problems+=("$vname: cannot set 1280x720p30 timings ($timings)")
-        v4l2-ctl -d "$vnode" --list-dv-timings 2>&1 | head -n 20 >&2
-    fi
-done
-if ((hdmi_ready)); then
-    v4l2-ctl -d "$(camera_node inner-front)" --get-dv-timings --get-fmt-video --get-parm >&2
-    VCAM_RIG=duo-vivid-720p bench_size 1280x720 30
-fi
+if hdmi_mode 1280 720; then VCAM_RIG=duo-vivid-720p bench_size 1280x720 30; fi
+if hdmi_mode 1920 1080; then VCAM_RIG=duo-vivid-1080p bench_size 1920x1080 30; fi
 if ((${#problems[@]})); then
     fail "$name" "$(IFS=';'; echo "${problems[*]}")"
     tail -n 20 "$VCAM_DIR/ffmpeg.log" >&2
