@@ -14,29 +14,16 @@ vcam_begin "$name" switching || exit 0
 format=$(head -n 1 "$reader")
 problems=()
 [ "$format" = "format 640 480 YUYV 614400" ] || problems+=("the reader found '$format', expected 640x480 YUYV")
-# step LABEL COLOUR COMMAND...: runs the command, waits for the colour to settle, lets it run 1 s.
-step() {
-    local label=$1 colour=$2
-    shift 2
-    mark "$events" "$label" "$colour"
-    "$@"
-    wait_colour "$reader" "$colour" 15 || problems+=("after $label the reader shows '$(last_colours "$reader" 5)', not $colour")
-    sleep 1
-}
 wait_colour "$reader" red 10 || problems+=("at start the reader shows '$(last_colours "$reader" 5)', not red (inner-front)")
 sleep 1
-step fold-0 green set_angle 0
-step fold-180 red set_angle 180
-step fold-0-again green set_angle 0
-step fold-180-again red set_angle 180
-step pin-outer green ctl pin outer
-step unpin red ctl unpin
+vcam_step fold-0 green set_angle 0
+vcam_step fold-180 red set_angle 180
+vcam_step fold-0-again green set_angle 0
+vcam_step fold-180-again red set_angle 180
+vcam_step pin-outer green ctl pin outer
+vcam_step unpin red ctl unpin
 reader_stop
-analysis=$("$E2E_HERE/tools/vcam-analyse" "$reader" "$events")
-status=$?
-echo "$analysis" >&2
-while IFS= read -r line; do problems+=("${line#problem }"); done < <(echo "$analysis" | grep '^problem ')
-((status == 0)) || ((${#problems[@]})) || problems+=("vcam-analyse failed")
+vcam_analyse
 # The longest time between two frames foldcamd wrote around each switch, from the buffers'
 # timestamps (v4l2loopback stamps each write). What the reader waits is no measure of it:
 # v4l2loopback's sustain_framerate repeats the last frame once 1.5 intervals pass without a write,
@@ -46,11 +33,4 @@ while IFS= read -r line; do problems+=("${line#problem }"); done < <(echo "$anal
 # that noise. vivid starts a stream in a few ms, so this catches only gross stalls; check 86 makes
 # the camera starts slow (400 ms), where a producer that starts cameras itself fails it.
 while IFS= read -r line; do problems+=("$line"); done < <(writes_over "$analysis" 200)
-# The figures: INFO lines, which the host prints with the results.
-echo "$analysis" | grep -v '^problem ' | sed "s/^/INFO $name: /"
-if ((${#problems[@]})); then
-    fail "$name" "$(IFS=';'; echo "${problems[*]}")"
-    tail -n 60 "$VCAM_LOG" >&2
-else
-    pass "$name"
-fi
+vcam_report "$name" 60

@@ -44,14 +44,6 @@ sleep 2
 reader_stop
 kill -0 "$watcher" 2> /dev/null || problems+=("foldcamctl watch exited when the daemon died")
 grep -q reconnected "$VCAM_DIR/watch.err" || problems+=("foldcamctl watch did not report reconnecting ($(tr '\n' ' ' < "$VCAM_DIR/watch.err"))")
-analysis=$("$E2E_HERE/tools/vcam-analyse" "$reader" "$events")
-echo "$analysis" >&2
-while IFS= read -r line; do problems+=("${line#problem }"); done < <(echo "$analysis" | grep '^problem ')
+vcam_analyse
 echo "INFO $name: while no daemon ran (3 s) the reader got $during frames (v4l2loopback sustain_framerate); foldcamd answered ${ready_after} ms after its restart"
-echo "$analysis" | grep -v '^problem ' | sed "s/^/INFO $name: /"
-if ((${#problems[@]})); then
-    fail "$name" "$(IFS=';'; echo "${problems[*]}")"
-    tail -n 40 "$VCAM_LOG" >&2
-else
-    pass "$name"
-fi
+vcam_report "$name"

@@ -36,9 +36,4 @@ for _ in $(seq 100); do
 done
 sleep 1
 shot "$VCAM_DIR/outer.png" green outer-front
-if ((${#problems[@]})); then
-    fail "$name" "$(IFS=';'; echo "${problems[*]}")"
-    tail -n 40 "$VCAM_LOG" >&2
-else
-    pass "$name"
-fi
+vcam_report "$name"

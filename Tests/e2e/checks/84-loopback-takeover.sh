@@ -71,9 +71,4 @@ changes=$(grep -c '^formatchange' "$reader")
 errors=$(grep -c '^error' "$reader")
 ((changes == 0 && errors == 0)) || problems+=("the reader saw $changes format changes and $errors errors")
 echo "INFO $name: reader format $geometry, $(grep -c '^frame ' "$reader") frames, $errors errors, $changes format changes"
-if ((${#problems[@]})); then
-    fail "$name" "$(IFS=';'; echo "${problems[*]}")"
-    tail -n 40 "$VCAM_LOG" >&2
-else
-    pass "$name"
-fi
+vcam_report "$name"

@@ -13,31 +13,13 @@ trap vcam_cleanup EXIT
 export FOLDCAM_SLOW_STREAMON_MS=400
 VCAM_PRELOAD=$E2E_TOOLS/slow-streamon.so vcam_begin "$name" slowstart || exit 0
 problems=()
-step() {
-    local label=$1 colour=$2
-    shift 2
-    mark "$events" "$label" "$colour"
-    "$@"
-    wait_colour "$reader" "$colour" 15 || problems+=("after $label the reader shows '$(last_colours "$reader" 5)', not $colour")
-    sleep 1
-}
 wait_colour "$reader" red 10 || problems+=("at start the reader shows '$(last_colours "$reader" 5)', not red (inner-front)")
 sleep 1
-step fold-0 green set_angle 0
-step fold-180 red set_angle 180
-step fold-0-again green set_angle 0
-step fold-180-again red set_angle 180
+vcam_step fold-0 green set_angle 0
+vcam_step fold-180 red set_angle 180
+vcam_step fold-0-again green set_angle 0
+vcam_step fold-180-again red set_angle 180
 reader_stop
-analysis=$("$E2E_HERE/tools/vcam-analyse" "$reader" "$events")
-status=$?
-echo "$analysis" >&2
-while IFS= read -r line; do problems+=("${line#problem }"); done < <(echo "$analysis" | grep '^problem ')
-((status == 0)) || ((${#problems[@]})) || problems+=("vcam-analyse failed")
+vcam_analyse
 while IFS= read -r line; do problems+=("$line"); done < <(writes_over "$analysis" 200)
-echo "$analysis" | grep -v '^problem ' | sed "s/^/INFO $name: /"
-if ((${#problems[@]})); then
-    fail "$name" "$(IFS=';'; echo "${problems[*]}")"
-    tail -n 40 "$VCAM_LOG" >&2
-else
-    pass "$name"
-fi
+vcam_report "$name"

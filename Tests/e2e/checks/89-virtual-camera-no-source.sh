@@ -67,14 +67,6 @@ kill "$watcher" 2> /dev/null
 watcher=
 interrupted=$(grep -o '"state":"interrupted","reason":"[A-Za-z]*"' "$VCAM_DIR/nosource.watch" | head -n 1)
 [ -n "$interrupted" ] || problems+=("no readiness event 'interrupted' with a reason reached a subscriber ($(tr '\n' ' ' < "$VCAM_DIR/nosource.watch"))")
-analysis=$("$E2E_HERE/tools/vcam-analyse" "$reader" "$events")
-echo "$analysis" >&2
-while IFS= read -r line; do problems+=("${line#problem }"); done < <(echo "$analysis" | grep '^problem ')
+vcam_analyse
 echo "INFO $name: readiness event $interrupted; 'camera unavailable' frames at $rate fps"
-echo "$analysis" | grep -v '^problem ' | sed "s/^/INFO $name: /"
-if ((${#problems[@]})); then
-    fail "$name" "$(IFS=';'; echo "${problems[*]}")"
-    tail -n 60 "$VCAM_LOG" >&2
-else
-    pass "$name"
-fi
+vcam_report "$name" 60

@@ -118,6 +118,41 @@ writes_over() {
             printf "%s: the producer wrote no frame for %s ms around the switch (bound %s ms)\n", $1, apart, bound }'
 }
 
+# vcam_step LABEL COLOUR COMMAND...: records the command in $events, runs it, waits (15 s) until
+# the reader shows COLOUR (else adds to $problems), then lets the camera run for 1 s.
+vcam_step() {
+    local label=$1 colour=$2
+    shift 2
+    mark "$events" "$label" "$colour"
+    "$@"
+    wait_colour "$reader" "$colour" 15 || problems+=("after $label the reader shows '$(last_colours "$reader" 5)', not $colour")
+    sleep 1
+}
+
+# vcam_analyse [EVENTS]: tools/vcam-analyse over $reader and EVENTS (default $events): the report
+# goes to stderr and into $analysis, its problems into $problems.
+vcam_analyse() {
+    local status line
+    analysis=$("$E2E_HERE/tools/vcam-analyse" "$reader" "${1:-$events}")
+    status=$?
+    echo "$analysis" >&2
+    while IFS= read -r line; do problems+=("${line#problem }"); done < <(echo "$analysis" | grep '^problem ')
+    ((status == 0)) || ((${#problems[@]})) || problems+=("vcam-analyse failed")
+}
+
+# vcam_report NAME [LOG_LINES]: how every virtual-camera check ends: the analysis' figures as INFO
+# lines (the host prints them with the results), then PASS NAME, or FAIL NAME with every problem
+# and the daemon log's last LOG_LINES (default 40) lines.
+vcam_report() {
+    [ -z "${analysis:-}" ] || echo "$analysis" | grep -v '^problem ' | sed "s/^/INFO $1: /"
+    if ((${#problems[@]})); then
+        fail "$1" "$(IFS=';'; echo "${problems[*]}")"
+        tail -n "${2:-40}" "$VCAM_LOG" >&2
+    else
+        pass "$1"
+    fi
+}
+
 # mark EVENTS LABEL COLOUR: records "TIME LABEL COLOUR" (the moment of a command and the colour
 # that should follow it) for tools/vcam-analyse.
 mark() { echo "$EPOCHREALTIME $2 $3" >> "$1"; }

@@ -1,0 +1,111 @@
+# shellcheck shell=bash source=../lib.sh
+# Pre-warm: a hinge closing slowly towards the closed posture lets the daemon open the outer
+# camera ahead of the switch (it looks 10° ahead of a moving hinge), so the switch only swaps
+# the source. The same switch made cold (the hinge jumps 180 -> 0) is measured first. Each gap
+# runs from the write of the hinge angle that caused the switch (a `foldcamctl watch` subscriber
+# tells which: the posture event just before the new source) to the reader's first frames of
+# the new colour, so it includes up to one sensor poll (20 ms). Asserted: the outer camera was
+# opened ahead of the switch and the switch took that stream over (no second open), the producer
+# kept writing around both switches, and the reader saw no error or format change. The gaps and
+# the longest intervals are printed as figures.
+. "$E2E_HERE/lib.sh"
+. "$E2E_HERE/tools/vcam.sh"
+
+name=virtual-camera-prewarm
+watcher=
+cleanup() {
+    [ -z "$watcher" ] || kill "$watcher" 2> /dev/null
+    vcam_cleanup
+}
+trap cleanup EXIT
+vcam_begin "$name" prewarm || exit 0
+problems=()
+watch=$VCAM_DIR/prewarm.watch
+writes=$VCAM_DIR/prewarm.writes
+# Each event stamped as it arrives, each hinge write stamped as it is made.
+ctl --json watch posture virtualCamera > >(while IFS= read -r line; do echo "$EPOCHREALTIME $line"; done > "$watch") 2> /dev/null &
+watcher=$!
+hinge() {
+    echo "$EPOCHREALTIME $1" >> "$writes"
+    set_angle "$1"
+}
+
+# switch_mark LABEL COLOUR SINCE SOURCE: records, for vcam-analyse, the write of the hinge angle
+# that made SOURCE the source (the first such switch after SINCE).
+switch_mark() {
+    local at
+    at=$(python3 - "$watch" "$writes" "$3" "$4" <<'PY'
+import json, sys
+watch, writes, since, source = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
+angle = None
+for line in open(watch):
+    stamp, _, text = line.partition(" ")
+    try:
+        event = json.loads(text)
+    except ValueError:
+        continue
+    if float(stamp) <= since:
+        continue
+    if event.get("event") == "posture":
+        angle = event["data"]["hinges"]["fold"]
+    elif event.get("event") == "virtualCamera" and event["data"].get("source") == source and angle is not None:
+        made = [float(t) for t, a in (l.split() for l in open(writes)) if float(t) > since and float(a) == angle]
+        if made:
+            print("%.6f" % made[-1])
+        break
+PY
+)
+    if [ -z "$at" ]; then
+        problems+=("$1: no hinge write found that made $4 the source")
+        return
+    fi
+    echo "$at $1 $2" >> "$events.decided"
+}
+wait_colour "$reader" red 10 || problems+=("at start the reader shows '$(last_colours "$reader" 5)', not red")
+sleep 1
+
+# Cold: one jump across the boundary.
+since=$EPOCHREALTIME
+hinge 0
+wait_colour "$reader" green 15 || problems+=("after the jump to 0° the reader shows '$(last_colours "$reader" 5)', not green")
+switch_mark cold green "$since" outer-front
+sleep 1
+since=$EPOCHREALTIME
+hinge 180
+wait_colour "$reader" red 15 || problems+=("after the jump back to 180° the reader shows '$(last_colours "$reader" 5)', not red")
+switch_mark unfold red "$since" inner-front
+sleep 1
+
+# Pre-warmed: 60° (half open, still inner), then 1° every 100 ms down to 10°.
+hinge 60
+sleep 1
+since=$EPOCHREALTIME
+for angle in $(seq 59 -1 10); do
+    hinge "$angle"
+    sleep 0.1
+done
+wait_colour "$reader" green 15 || problems+=("after closing slowly the reader shows '$(last_colours "$reader" 5)', not green")
+switch_mark prewarmed green "$since" outer-front
+sleep 1
+reader_stop
+
+# The last open of outer-front must be the pre-warm, followed by the switch to it.
+last_two=$(grep -E 'virtual camera: opening outer-front|virtual camera now shows outer-front' "$VCAM_LOG" | tail -n 2)
+if ! grep -q 'opening outer-front ahead of a likely switch (pre-warm)' <<< "$(head -n 1 <<< "$last_two")" \
+    || ! grep -q 'now shows outer-front' <<< "$(tail -n 1 <<< "$last_two")"; then
+    problems+=("the slow fold did not switch to a pre-warmed outer-front (log: $(tr '\n' '|' <<< "$last_two"))")
+fi
+cat "$events" "$events.decided" | sort -n > "$events.all"
+vcam_analyse "$events.all"
+gap() { echo "$analysis" | sed -n "s/^$1 -> [a-z]*: gap \([0-9]*\) ms.*/\1/p"; }
+cold=$(gap cold)
+warm=$(gap prewarmed)
+nominal=$(echo "$analysis" | sed -n 's/.*nominal interval \([0-9]*\).*/\1/p')
+# Reported, not asserted: the issue's target (one output interval) is below what this guest can
+# resolve. The gap includes the sensor poll and the reader's wake-up, and the guest alone shows
+# writes up to ~100 ms apart (see check 80); cold and pre-warmed gaps overlap from run to run.
+echo "INFO $name: switch gap from the hinge write: cold ${cold:-?} ms, pre-warmed ${warm:-?} ms (output interval ${nominal:-?} ms)"
+[ -n "$warm" ] || problems+=("no gap measured for the pre-warmed switch")
+# No stall around either switch (the bound of check 80, for the same reasons).
+while IFS= read -r line; do problems+=("$line"); done < <(writes_over "$analysis" 200)
+vcam_report "$name" 60
