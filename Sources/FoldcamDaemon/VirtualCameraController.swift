@@ -20,6 +20,8 @@ final class VirtualCameraController {
     /// How far ahead of a moving hinge to look for a coming switch (pre-warm), degrees.
     var prewarmWindow: Double = 10
     private var lastAngles: [Double] = []
+    private var timing = SwitchTiming()
+    private var wanted: String?
 
     init(producer: VirtualCameraProducer, log: Log, sourceOf: @escaping (String) -> VirtualCameraProducer.Source?) {
         self.producer = producer
@@ -41,6 +43,10 @@ final class VirtualCameraController {
         default: reason = .noForwardCamera
         }
         let before = switcher.readiness
+        if candidates.first != wanted {
+            wanted = candidates.first
+            timing.decided(wanted, at: MonotonicClock.nanoseconds)
+        }
         perform(switcher.decide(candidates: candidates, noneBecause: reason))
         perform(switcher.prewarm(predictedSource(engine: engine, current: candidates.first)))
         // The camera being fed may have turned (gravity, mount): tell the producer.
@@ -82,6 +88,7 @@ final class VirtualCameraController {
         let before = switcher.readiness
         switch event {
         case let .firstFrame(camera):
+            timing.firstFrame(camera, at: MonotonicClock.nanoseconds)
             perform(switcher.firstFrame(from: camera))
         case let .failed(camera, reason, message):
             log.warning("virtual camera: \(camera) failed (\(reason.rawValue)): \(message)")
@@ -99,6 +106,7 @@ final class VirtualCameraController {
             switch action {
             case let .open(camera):
                 log.debug("virtual camera: opening \(camera)\(camera == switcher.warming ? " ahead of a likely switch (pre-warm)" : "")")
+                timing.opened(camera, at: MonotonicClock.nanoseconds)
                 if let source = sourceOf(camera) {
                     producer.send(.open(camera: camera, source: source))
                 } else {
@@ -106,14 +114,22 @@ final class VirtualCameraController {
                     perform(switcher.failed(camera, reason: .unplugged))
                 }
             case let .close(camera):
+                timing.closed(camera)
                 producer.send(.close(camera: camera))
             case let .feed(camera):
                 producer.send(.feed(camera: camera, rotation: rotations[camera] ?? 0))
-                log.info("virtual camera now shows \(camera)")
+                log.info("virtual camera now shows \(camera)\(timing.fed(camera, at: MonotonicClock.nanoseconds).map(Self.describe) ?? "")")
             case .feedUnavailable:
                 producer.send(.feedUnavailable)
                 log.notice("virtual camera: no camera available; showing the 'camera unavailable' frame")
             }
         }
+    }
+
+    /// ", 455 ms after the decision (the camera took 430 ms from open to its first frame)".
+    static func describe(_ report: SwitchTiming.Report) -> String {
+        func ms(_ ns: UInt64) -> String { "\((ns + 500_000) / 1_000_000) ms" }
+        let start = report.prewarmed ? "pre-warmed: streaming before the decision" : report.cameraStart.map { "the camera took \(ms($0)) from open to its first frame" }
+        return ", \(ms(report.decisionToFeed)) after the decision" + (start.map { " (\($0))" } ?? "")
     }
 }
