@@ -2,14 +2,16 @@
 # Rotation by 180 degrees shows in the virtual camera's frames: the test rig mounts outer-front
 # upside down (sensorRotation 180), so when it feeds the virtual camera its frames must come out
 # turned. Its vivid device shows an asymmetric pattern for this check; a frame read straight from
-# the camera (before the daemon runs) is compared with one read from the loopback.
+# the camera (before the daemon runs) is compared with one read from the loopback. Twice: with
+# the sensor's own flip controls (vivid has them; the daemon sets them while it feeds the camera),
+# and with tools/no-flip-controls.so hiding them, so the daemon turns the frames in software and
+# leaves the controls alone.
 . "$E2E_HERE/lib.sh"
 . "$E2E_HERE/tools/vcam.sh"
 
-name=virtual-camera-rotation
 node=$(camera_node outer-front)
 if [ -z "$node" ]; then
-    fail "$name" "no device tagged FOLDCAM_CAMERA=outer-front"
+    fail virtual-camera-rotation "no device tagged FOLDCAM_CAMERA=outer-front"
     exit 0
 fi
 restore() {
@@ -17,38 +19,55 @@ restore() {
     v4l2-ctl -d "$node" -c test_pattern=8 -c horizontal_flip=0 -c vertical_flip=0 2> /dev/null
 }
 trap restore EXIT
-# 4: "100% Color Squares", asymmetric both ways (frame-turned checks that it is).
-v4l2-ctl -d "$node" -c test_pattern=4 -c horizontal_flip=0 -c vertical_flip=0 >&2
-native=$VCAM_DIR/outer-front.raw
-if ! timeout 20 v4l2-ctl -d "$node" --stream-mmap=4 --stream-skip=2 --stream-count=1 --stream-to="$native" >&2; then
-    fail "$name" "could not read a frame from $node"
-    exit 0
-fi
-set_angle 180
-if ! vcam_start || ! vcam_wait_readiness ready 30; then
-    fail "$name" "foldcamd did not become ready (readiness '$(vcam_readiness)')"
-    cat "$VCAM_LOG" >&2
-    exit 0
-fi
-ctl pin outer > /dev/null
-source=
-for _ in $(seq 100); do
-    source=$(ctl --json status | sed -n 's/.*"virtualCamera":{"source":"\([a-z-]*\)".*/\1/p')
-    [ "$source" = outer-front ] && [ "$(vcam_readiness)" = ready ] && break
-    sleep 0.2
-done
-rotation=$(ctl --json status | sed -n 's/.*"outer-front":{[^}]*"captureRotation":\([0-9]*\).*/\1/p')
-echo "source $source, outer-front captureRotation '$rotation'" >&2
-sleep 1
-turned=$VCAM_DIR/loopback-turned.raw
-if [ "$source" != outer-front ]; then
-    fail "$name" "after pin outer the virtual camera's source is '$source', not outer-front"
-elif ! timeout 20 v4l2-ctl -d "$E2E_LOOPBACK" --stream-mmap=4 --stream-skip=3 --stream-count=1 --stream-to="$turned" >&2; then
-    fail "$name" "could not read a frame from $E2E_LOOPBACK"
-elif ! result=$("$E2E_HERE/tools/frame-turned" "$native" "$turned" 640 480); then
-    fail "$name" "the loopback's frame is not outer-front's turned by 180 (block luma differences: $result)"
-    tail -n 40 "$VCAM_LOG" >&2
-else
-    echo "INFO $name: block luma differences: $result"
-    pass "$name"
-fi
+flips() { v4l2-ctl -d "$node" -C horizontal_flip -C vertical_flip | awk '{ printf "%s%s", sep, $2; sep = "," }'; }
+
+# rotation_case NAME HOW: HOW is "sensor" or "software".
+rotation_case() {
+    local name=$1 how=$2 native turned source rotation result flipped
+    # 4: "100% Color Squares", asymmetric both ways (frame-turned checks that it is).
+    v4l2-ctl -d "$node" -c test_pattern=4 -c horizontal_flip=0 -c vertical_flip=0 >&2
+    native=$VCAM_DIR/outer-front.raw
+    if ! timeout 20 v4l2-ctl -d "$node" --stream-mmap=4 --stream-skip=2 --stream-count=1 --stream-to="$native" >&2; then
+        fail "$name" "could not read a frame from $node"
+        return
+    fi
+    set_angle 180
+    local preload=
+    [ "$how" = sensor ] || preload=$E2E_TOOLS/no-flip-controls.so
+    if ! VCAM_PRELOAD=$preload vcam_start || ! vcam_wait_readiness ready 30; then
+        fail "$name" "foldcamd did not become ready (readiness '$(vcam_readiness)')"
+        cat "$VCAM_LOG" >&2
+        return
+    fi
+    ctl pin outer > /dev/null
+    source=
+    for _ in $(seq 100); do
+        source=$(ctl --json status | sed -n 's/.*"virtualCamera":{"source":"\([a-z-]*\)".*/\1/p')
+        [ "$source" = outer-front ] && [ "$(vcam_readiness)" = ready ] && break
+        sleep 0.2
+    done
+    rotation=$(ctl --json status | sed -n 's/.*"outer-front":{[^}]*"captureRotation":\([0-9]*\).*/\1/p')
+    echo "$how: source $source, outer-front captureRotation '$rotation'" >&2
+    sleep 1
+    flipped=$(flips)
+    turned=$VCAM_DIR/loopback-turned-$how.raw
+    local want_flips=1,1
+    [ "$how" = sensor ] || want_flips=0,0
+    if [ "$source" != outer-front ]; then
+        fail "$name" "after pin outer the virtual camera's source is '$source', not outer-front"
+    elif [ "$flipped" != "$want_flips" ]; then
+        fail "$name" "outer-front's horizontal_flip,vertical_flip are $flipped while it feeds the virtual camera, expected $want_flips"
+    elif ! timeout 20 v4l2-ctl -d "$E2E_LOOPBACK" --stream-mmap=4 --stream-skip=3 --stream-count=1 --stream-to="$turned" >&2; then
+        fail "$name" "could not read a frame from $E2E_LOOPBACK"
+    elif ! result=$("$E2E_HERE/tools/frame-turned" "$native" "$turned" 640 480); then
+        fail "$name" "the loopback's frame is not outer-front's turned by 180 (block luma differences: $result)"
+        tail -n 40 "$VCAM_LOG" >&2
+    else
+        echo "INFO $name: flip controls $flipped, block luma differences: $result"
+        pass "$name"
+    fi
+    vcam_stop
+}
+
+rotation_case virtual-camera-rotation sensor
+rotation_case virtual-camera-rotation-software software
