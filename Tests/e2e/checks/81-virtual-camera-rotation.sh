@@ -4,7 +4,7 @@
 # turned. Its vivid device shows an asymmetric pattern for this check; a frame read straight from
 # the camera (before the daemon runs) is compared with one read from the loopback. Twice: with
 # the sensor's own flip controls (vivid has them; the daemon sets them while it feeds the camera),
-# and with tools/no-flip-controls.so hiding them, so the daemon turns the frames in software and
+# and with tools/camera-quirks.so hiding them (FOLDCAM_QUIRK_NO_FLIP), so the daemon turns the frames in software and
 # leaves the controls alone.
 . "$E2E_HERE/lib.sh"
 . "$E2E_HERE/tools/vcam.sh"
@@ -32,9 +32,9 @@ rotation_case() {
         return
     fi
     set_angle 180
-    local preload=
-    [ "$how" = sensor ] || preload=$E2E_TOOLS/no-flip-controls.so
-    if ! VCAM_PRELOAD=$preload vcam_start || ! vcam_wait_readiness ready 30; then
+    local no_flip=0
+    [ "$how" = sensor ] || no_flip=1
+    if ! FOLDCAM_QUIRK_NO_FLIP=$no_flip VCAM_PRELOAD=$E2E_TOOLS/camera-quirks.so vcam_start || ! vcam_wait_readiness ready 30; then
         fail "$name" "foldcamd did not become ready (readiness '$(vcam_readiness)')"
         cat "$VCAM_LOG" >&2
         return

@@ -1,5 +1,5 @@
 # shellcheck shell=bash source=../lib.sh
-# Camera starts that take 400 ms do not hold the virtual camera up. tools/slow-streamon.so delays
+# Camera starts that take 400 ms do not hold the virtual camera up. tools/camera-quirks.so delays
 # every VIDIOC_STREAMON of foldcamd's capture streams by 400 ms, as a USB camera's start can
 # take; through hinge 180 -> 0 -> 180 -> 0 -> 180 the reader gets no frame interval longer than
 # 200 ms around a switch (the bound of check 80, for the same reasons), no error and no format
@@ -10,8 +10,8 @@
 
 name=virtual-camera-slow-start
 trap vcam_cleanup EXIT
-export FOLDCAM_SLOW_STREAMON_MS=400
-VCAM_PRELOAD=$E2E_TOOLS/slow-streamon.so vcam_begin "$name" slowstart || exit 0
+export FOLDCAM_QUIRK_SLOW_STREAMON_MS=400
+VCAM_PRELOAD=$E2E_TOOLS/camera-quirks.so vcam_begin "$name" slowstart || exit 0
 problems=()
 wait_colour "$reader" red 10 || problems+=("at start the reader shows '$(last_colours "$reader" 5)', not red (inner-front)")
 sleep 1
