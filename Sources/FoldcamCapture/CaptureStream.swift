@@ -1,11 +1,18 @@
 import CVideoStreaming
 import FoldcamVideo
 import Glibc
+import Synchronization
+
+/// Numbers every stream of the process, so a held buffer names its stream without keeping a
+/// reference to it (an object's address can be reused once it is gone; these never are).
+private let streamSerials = Atomic<UInt64>(0)
 
 /// A camera streaming through mmap buffers (REQBUFS/QBUF/DQBUF/STREAMON). Frames are lent to
-/// the caller straight from the driver's buffer; the caller makes the one copy it needs.
+/// the caller straight from the driver's buffer, held until the caller queues the buffer again
+/// (`dequeue` / `requeue`): the producer writes and keeps frames without copying them.
 final class CaptureStream {
     let camera: String
+    let serial = streamSerials.add(1, ordering: .relaxed).newValue
     private let device: VideoDeviceFile
     private var buffers: [(address: UnsafeMutableRawPointer, length: Int)] = []
     private var streaming = false
@@ -16,6 +23,8 @@ final class CaptureStream {
     let canFlip: Bool
 
     var descriptor: Int32 { device.fd }
+    /// How many buffers the driver granted (it may give fewer, or more, than asked).
+    var bufferCount: Int { buffers.count }
 
     /// Opens `node` and starts streaming `format` at `width`×`height`, `fps`. Throws if the
     /// device cannot deliver exactly that mode.
@@ -79,19 +88,27 @@ final class CaptureStream {
         }
     }
 
-    /// Lends the next filled buffer to `body`, then gives it back to the driver. Returns false
-    /// when no frame is ready.
-    func withNextFrame(_ body: (UnsafeRawBufferPointer, UInt64) -> Void) throws(VideoDeviceError) -> Bool {
+    /// Takes the next filled buffer from the driver, which leaves it alone until `requeue`; nil
+    /// when no frame is ready. Its memory stays valid until `stop()`.
+    func dequeue() throws(VideoDeviceError) -> (buffer: DriverBuffer, timestamp: UInt64)? {
         var buffer = v4l2_buffer()
         buffer.type = cvs_BUF_TYPE_VIDEO_CAPTURE
         buffer.memory = cvs_MEMORY_MMAP
-        guard try device.control(UInt(cvs_VIDIOC_DQBUF), "VIDIOC_DQBUF", &buffer) else { return false }
+        guard try device.control(UInt(cvs_VIDIOC_DQBUF), "VIDIOC_DQBUF", &buffer) else { return nil }
         let slot = buffers[Int(buffer.index)]
         let used = min(Int(buffer.bytesused == 0 ? UInt32(slot.length) : buffer.bytesused), slot.length)
         let timestamp = UInt64(buffer.timestamp.tv_sec) * 1_000_000_000 + UInt64(buffer.timestamp.tv_usec) * 1000
-        body(UnsafeRawBufferPointer(start: slot.address, count: used), timestamp)
+        let held = DriverBuffer(stream: serial, index: Int(buffer.index), bytes: UnsafeRawBufferPointer(start: slot.address, count: used))
+        return (held, timestamp)
+    }
+
+    /// Gives a dequeued buffer back to the driver to fill again.
+    func requeue(_ index: Int) throws(VideoDeviceError) {
+        var buffer = v4l2_buffer()
+        buffer.type = cvs_BUF_TYPE_VIDEO_CAPTURE
+        buffer.memory = cvs_MEMORY_MMAP
+        buffer.index = UInt32(index)
         try device.control(UInt(cvs_VIDIOC_QBUF), "VIDIOC_QBUF", &buffer)
-        return true
     }
 
     func stop() {

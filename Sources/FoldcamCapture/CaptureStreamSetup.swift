@@ -45,14 +45,21 @@ final class CaptureStreamSetup: Sendable {
     private let width: Int
     private let height: Int
     private let fps: Double
+    private let bufferCount: UInt32
+    /// The producer's snapshot ring, which may hold buffers of a stream about to stop.
+    private let frames: HeldFrames?
     /// Set when the producer shuts down: opens not yet started are skipped.
     private let finishing = Atomic<Bool>(false)
 
-    init(format: PixelFormat, width: Int, height: Int, fps: Double) throws(SystemCallError) {
+    /// `bufferCount`: the driver buffers each stream asks for (enough for the producer to hold
+    /// a snapshot ring's worth of them).
+    init(format: PixelFormat, width: Int, height: Int, fps: Double, bufferCount: UInt32 = 4, frames: HeldFrames? = nil) throws(SystemCallError) {
         self.format = format
         self.width = width
         self.height = height
         self.fps = fps
+        self.bufferCount = bufferCount
+        self.frames = frames
         requests = try Mailbox()
         results = try Mailbox()
     }
@@ -85,14 +92,16 @@ final class CaptureStreamSetup: Sendable {
         case let .open(camera, node, ticket):
             guard !finishing.load(ordering: .acquiring) else { return true }
             do {
-                let stream = try CaptureStream(camera: camera, node: node, format: format, width: width, height: height, fps: fps)
+                let stream = try CaptureStream(camera: camera, node: node, format: format, width: width, height: height, fps: fps, bufferCount: bufferCount)
                 results.post(.opened(camera: camera, ticket: ticket, CaptureStreamTransfer(stream: stream)))
             } catch {
                 results.post(.failed(camera: camera, ticket: ticket, error))
             }
         case let .stop(transfer):
-            // The descriptor closes when the last reference, the transfer's, goes at the end of
-            // the drained batch: on this thread too.
+            // Snapshots keep their copies of its frames; then its buffers can be unmapped. The
+            // descriptor closes when the last reference, the transfer's, goes at the end of the
+            // drained batch: on this thread too.
+            frames?.detach(stream: transfer.stream.serial)
             transfer.stream.stop()
         case .finish:
             return false

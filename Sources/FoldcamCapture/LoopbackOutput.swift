@@ -79,9 +79,21 @@ public final class LoopbackOutput {
 
     /// Writes one whole frame (v4l2loopback takes frames through write()).
     func write(_ frame: VideoFrame) throws(VideoDeviceError) {
+        // withUnsafeBytes throws untyped errors: the error is carried out as a value.
+        let failure = frame.bytes.withUnsafeBytes { bytes -> VideoDeviceError? in
+            do throws(VideoDeviceError) { try write(bytes) } catch { return error }
+            return nil
+        }
+        if let failure { throw failure }
+    }
+
+    /// Writes one whole frame straight from `bytes` (a held driver buffer, say): the kernel's
+    /// copy into the loopback is the only one.
+    func write(_ bytes: UnsafeRawBufferPointer) throws(VideoDeviceError) {
+        guard let base = bytes.baseAddress else { return }
         var offset = 0
-        while offset < frame.bytes.count {
-            let written = frame.bytes.withUnsafeBytes { Glibc.write(device.fd, $0.baseAddress! + offset, $0.count - offset) }
+        while offset < bytes.count {
+            let written = Glibc.write(device.fd, base + offset, bytes.count - offset)
             if written < 0 {
                 if errno == EINTR { continue }
                 throw VideoDeviceError(node: node, call: "write", errno: errno)

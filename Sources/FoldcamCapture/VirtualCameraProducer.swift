@@ -12,9 +12,11 @@ import Synchronization
 ///
 /// Each output tick writes one frame at the fixed rate: the newest frame of the camera being
 /// fed, or the last frame again while a new camera starts (readers never see a gap, an error or
-/// a format change), or the "camera unavailable" frame. A frame from a camera reaches the
-/// loopback with one copy: from the driver's buffer into the output frame, turned upright on
-/// the way when needed.
+/// a format change), or the "camera unavailable" frame. A frame from a camera that needs no
+/// turn reaches the loopback with no copy in user space: the producer keeps the driver's buffer
+/// dequeued while it is shown and writes straight from it, and the snapshot ring keeps recent
+/// buffers rather than copies (`HeldFrames`). A frame that must be turned or mirrored is copied
+/// once, turned on the way, into an output frame of the producer's own.
 ///
 /// Starting and stopping a camera's stream block for tens of milliseconds or more, so they run
 /// on a second thread (`CaptureStreamSetup`): the producer thread hands it the streams to stop
@@ -66,7 +68,7 @@ public final class VirtualCameraProducer: Sendable {
     public let events: Mailbox<Event>
     private let commands: Mailbox<Command>
     private let setup: CaptureStreamSetup
-    private let ring: Mutex<FrameRing>
+    private let frames: HeldFrames
     private let statistics = Mutex(Statistics())
 
     public struct Statistics: Sendable {
@@ -81,9 +83,17 @@ public final class VirtualCameraProducer: Sendable {
         self.configuration = configuration
         events = try Mailbox()
         commands = try Mailbox()
-        setup = try CaptureStreamSetup(format: configuration.format, width: configuration.width, height: configuration.height, fps: configuration.fps)
-        ring = Mutex(FrameRing(span: ringSpan, fps: configuration.fps))
+        let frames = HeldFrames(span: ringSpan, fps: configuration.fps, format: configuration.format, width: configuration.width, height: configuration.height)
+        self.frames = frames
+        // Enough buffers for the ring to hold one per entry, with the newest frame held for the
+        // output on top and two left queued for the driver to fill meanwhile.
+        setup = try CaptureStreamSetup(
+            format: configuration.format, width: configuration.width, height: configuration.height, fps: configuration.fps,
+            bufferCount: UInt32(frames.capacity + Self.buffersBeyondRing), frames: frames)
     }
+
+    /// Driver buffers a stream needs besides the ring's: the shown one, two for the driver.
+    static let buffersBeyondRing = 3
 
     public func send(_ command: Command) { commands.post(command) }
 
@@ -91,7 +101,7 @@ public final class VirtualCameraProducer: Sendable {
 
     /// The frame written nearest `timestamp` (CLOCK_MONOTONIC ns), within the ring's span.
     public func frame(nearest timestamp: UInt64) -> VideoFrame? {
-        ring.withLock { $0.nearest(to: timestamp) }
+        frames.nearest(to: timestamp)
     }
 
     /// Starts the producer thread. Opening the output happens there; a failure arrives as
@@ -119,7 +129,7 @@ public final class VirtualCameraProducer: Sendable {
         var feeding: String?
         var rotation = 0
         var hardwareFlip = false
-        var frame: VideoFrame
+        var frame: OutputFrame
         /// Drawn once: switching to it is then a copy, not a drawing.
         let unavailable: VideoFrame
         var fresh = false
@@ -137,7 +147,7 @@ public final class VirtualCameraProducer: Sendable {
             self.producer = producer
             let c = producer.configuration
             unavailable = SyntheticFrames.unavailableFrame(format: c.format, width: c.width, height: c.height, timestamp: 0)
-            frame = unavailable
+            frame = OutputFrame(unavailable, frames: producer.frames)
             setup = producer.setup
         }
 
@@ -207,60 +217,62 @@ public final class VirtualCameraProducer: Sendable {
             }
         }
 
-        /// Takes every frame the driver has ready; the error that stopped it, if any.
+        /// Takes every frame the driver has ready and uses the newest; the error that stopped
+        /// it, if any. Older ones go straight back: only the newest would be written, and
+        /// turning every frame of a backlog (a stream's first moments, a slow turn) could keep
+        /// this thread from its output ticks for as long as frames keep coming.
         private func readFrames(from stream: CaptureStream, camera: String) -> VideoDeviceError? {
             do {
-                while try stream.withNextFrame({ bytes, timestamp in
-                    if camera == feeding { take(bytes, timestamp: timestamp, from: camera) }
-                }) {
-                    if !delivered.contains(camera) {
-                        delivered.insert(camera)
-                        producer.events.post(.firstFrame(camera: camera))
-                    }
+                var newest: (buffer: DriverBuffer, timestamp: UInt64)?
+                while let filled = try stream.dequeue() {
+                    if let older = newest { try stream.requeue(older.buffer.index) }
+                    newest = filled
                 }
+                guard let newest else { return nil }
+                if !delivered.contains(camera) {
+                    delivered.insert(camera)
+                    producer.events.post(.firstFrame(camera: camera))
+                }
+                try use(newest.buffer, timestamp: newest.timestamp, from: stream, camera: camera)
                 return nil
             } catch {
                 return error
             }
         }
 
+        /// Shows a dequeued frame of `camera`, or gives it straight back. The fed camera's frame
+        /// is held and shown as it is when it needs no turn (and the stream has buffers to
+        /// spare), else copied, turned on the way; other cameras' (pre-warmed) and short frames
+        /// go straight back.
+        private func use(_ buffer: DriverBuffer, timestamp: UInt64, from stream: CaptureStream, camera: String) throws(VideoDeviceError) {
+            let c = producer.configuration
+            let transform = FrameTransform.Operation(rotation: hardwareFlip ? 0 : effectiveRotation(rotation), mirror: c.mirror)
+            guard camera == feeding, buffer.bytes.count >= c.format.byteCount(width: c.width, height: c.height) else {
+                return try stream.requeue(buffer.index)
+            }
+            if transform == .identity && stream.bufferCount >= VirtualCameraProducer.buffersBeyondRing {
+                let inRing = stream.bufferCount >= producer.frames.capacity + VirtualCameraProducer.buffersBeyondRing
+                requeue(frame.hold(buffer, camera: camera, inRing: inRing))
+            } else {
+                requeue(frame.copy(buffer.bytes, timestamp: timestamp, camera: camera, transform: transform))
+                try stream.requeue(buffer.index)
+            }
+            fresh = true
+        }
+
         private static func reason(_ error: VideoDeviceError) -> Readiness.Reason {
             error.isBusy ? .busy : (error.vanished ? .unplugged : .error)
         }
 
-        /// The one copy: the driver's buffer, turned upright on the way, into the output frame
-        /// (whose storage is reused: the ring keeps copies of its own).
-        private func take(_ bytes: UnsafeRawBufferPointer, timestamp: UInt64, from camera: String) {
-            let c = producer.configuration
-            let count = c.format.byteCount(width: c.width, height: c.height)
-            guard bytes.count >= count, let base = bytes.baseAddress else { return }
-            let turn = hardwareFlip ? 0 : effectiveRotation(rotation)
-            if frame.bytes.count != count { frame.bytes = [UInt8](repeating: 0, count: count) }
-            let input = UnsafeBufferPointer(start: base.assumingMemoryBound(to: UInt8.self), count: count)
-            frame.bytes.withUnsafeMutableBufferPointer { output in
-                if turn == 0 && !c.mirror {
-                    _ = memcpy(output.baseAddress!, base, count)
-                } else {
-                    FrameTransform.apply(.init(rotation: turn, mirror: c.mirror), format: c.format, width: c.width, height: c.height, from: input, into: output)
-                }
+        /// Gives buffers nothing holds any more back to their drivers. Those of a stream already
+        /// handed over to stop are left: stopping it reclaims them. A failed QBUF is left to the
+        /// next DQBUF or poll, which report a failing device (failing the camera here, inside
+        /// its frame loop, would stop the stream under it).
+        private func requeue(_ released: [DriverBuffer]) {
+            for buffer in released {
+                guard let stream = streams.values.first(where: { $0.serial == buffer.stream }) else { continue }
+                try? stream.requeue(buffer.index)
             }
-            frame.format = c.format
-            frame.width = c.width
-            frame.height = c.height
-            frame.timestamp = timestamp
-            frame.source = camera
-            fresh = true
-        }
-
-        private func apply(_ source: VideoFrame) {
-            let c = producer.configuration
-            let turn = hardwareFlip ? 0 : effectiveRotation(rotation)
-            if turn == 0 && !c.mirror {
-                frame = source
-            } else {
-                FrameTransform.apply(.init(rotation: turn, mirror: c.mirror), to: source, into: &frame)
-            }
-            fresh = true
         }
 
         /// Quarter turns fit only a square output; otherwise the turn is left to the reader
@@ -275,7 +287,9 @@ public final class VirtualCameraProducer: Sendable {
             if let feeding, let raw = synthetic[feeding] {
                 var copy = raw
                 copy.timestamp = now
-                apply(copy)
+                let c = producer.configuration
+                requeue(frame.set(copy, transform: .init(rotation: hardwareFlip ? 0 : effectiveRotation(rotation), mirror: c.mirror)))
+                fresh = true
                 if !delivered.contains(feeding) {
                     delivered.insert(feeding)
                     producer.events.post(.firstFrame(camera: feeding))
@@ -286,16 +300,15 @@ public final class VirtualCameraProducer: Sendable {
                 delivered.insert(camera)
                 producer.events.post(.firstFrame(camera: camera))
             }
-            frame.timestamp = now
             if let output {
                 do {
-                    try output.write(frame)
+                    try frame.write(to: output)
                 } catch {
                     producer.events.post(.outputFailed(message: "\(error)"))
                     self.output = nil
                 }
             }
-            producer.ring.withLock { $0.append(frame) }
+            requeue(frame.record(at: now))
             let wasFresh = fresh
             fresh = false
             let interval = lastWrite == 0 ? 0 : now - lastWrite
@@ -334,7 +347,7 @@ public final class VirtualCameraProducer: Sendable {
                 orientFedStream()
             case .feedUnavailable:
                 feeding = nil
-                frame = unavailable
+                requeue(frame.set(unavailable, transform: .identity))
             case .stop:
                 return false
             }
@@ -394,9 +407,11 @@ public final class VirtualCameraProducer: Sendable {
         }
 
         /// Hands the camera's stream, if it has one, to the setup thread to stop; this thread
-        /// keeps no reference to it.
+        /// keeps no reference to it. A frame of it still shown is copied first (the output
+        /// repeats it until another camera delivers); the setup thread copies the ring's.
         private func retire(_ camera: String) {
             guard let stream = streams.removeValue(forKey: camera) else { return }
+            frame.keep(stream: stream.serial)
             submit(.stop(CaptureStreamTransfer(stream: stream)))
         }
 

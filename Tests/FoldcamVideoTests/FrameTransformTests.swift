@@ -108,20 +108,3 @@ import Testing
         #expect(frame.bytes[0..<(320 * 180)].contains { $0 > 150 })
     }
 }
-
-@Suite struct FrameRingTests {
-    func frame(_ timestamp: UInt64, _ value: UInt8) -> VideoFrame {
-        VideoFrame(format: .nv12, width: 2, height: 2, filledWith: YUV(y: value, u: 128, v: 128), timestamp: timestamp)
-    }
-
-    @Test func nearestFrameToAMoment() {
-        var ring = FrameRing(span: 500_000_000, fps: 30)
-        #expect(ring.capacity == 16)
-        for index in 0..<40 { ring.append(frame(UInt64(index) * 33_000_000, UInt8(index))) }
-        #expect(ring.count == 16)
-        #expect(ring.nearest(to: 34 * 33_000_000 + 1_000_000)?.bytes[0] == 34)
-        #expect(ring.latest?.bytes[0] == 39)
-        // Older than the ring reaches: nothing, rather than a wrong frame.
-        #expect(ring.nearest(to: 1_000_000) == nil)
-    }
-}

@@ -1,0 +1,98 @@
+import FoldcamVideo
+import Glibc
+
+/// What the virtual camera writes on each output tick, and the snapshot entry each write
+/// leaves. Either a driver buffer held dequeued (a camera frame that needs no turn: written and
+/// kept without a copy in user space) or a frame of the producer's own (a turned or generated
+/// frame, or the last frame of a stream that stopped).
+///
+/// Confined to the producer thread. It owns no stream: the methods that let go of a held
+/// buffer return it, and the producer queues it again on its stream.
+struct OutputFrame {
+    /// The held buffer being shown, its camera, and whether the ring keeps the buffer itself
+    /// (its stream has buffers enough) or copies of it.
+    private(set) var shown: (buffer: DriverBuffer, camera: String, inRing: Bool)?
+    /// The producer's own frame; unused while `shown` is set.
+    private var frame: VideoFrame
+    private let frames: HeldFrames
+
+    init(_ frame: VideoFrame, frames: HeldFrames) {
+        self.frame = frame
+        self.frames = frames
+    }
+
+    private var byteCount: Int { frame.format.byteCount(width: frame.width, height: frame.height) }
+
+    /// Shows a dequeued driver buffer, as it is, from now on. Returns the buffers let go.
+    mutating func hold(_ buffer: DriverBuffer, camera: String, inRing: Bool) -> [DriverBuffer] {
+        precondition(buffer.bytes.count >= byteCount, "driver buffer shorter than a frame")
+        shown = (buffer, camera, inRing)
+        return frames.show(buffer)
+    }
+
+    /// Shows a copy of a driver buffer's frame, turned by `transform` on the way (the only
+    /// copy). Returns the buffers let go.
+    mutating func copy(_ bytes: UnsafeRawBufferPointer, timestamp: UInt64, camera: String, transform: FrameTransform.Operation) -> [DriverBuffer] {
+        let count = byteCount
+        precondition(bytes.count >= count, "driver buffer shorter than a frame")
+        let input = UnsafeBufferPointer(start: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count)
+        frame.bytes.withUnsafeMutableBufferPointer { output in
+            if transform == .identity {
+                _ = memcpy(output.baseAddress!, input.baseAddress!, count)
+            } else {
+                FrameTransform.apply(transform, format: frame.format, width: frame.width, height: frame.height, from: input, into: output)
+            }
+        }
+        frame.timestamp = timestamp
+        frame.source = camera
+        return showOwnFrame()
+    }
+
+    /// Shows `source` (a generated frame), turned by `transform`. Returns the buffers let go.
+    mutating func set(_ source: VideoFrame, transform: FrameTransform.Operation) -> [DriverBuffer] {
+        if transform == .identity {
+            frame = source
+        } else {
+            FrameTransform.apply(transform, to: source, into: &frame)
+        }
+        return showOwnFrame()
+    }
+
+    /// Before the stream `serial` is handed over to stop: a frame of it still shown becomes a
+    /// copy of the producer's own, since the output repeats it until another camera delivers
+    /// (one copy per switch). Its buffer is not queued again; stopping reclaims it.
+    mutating func keep(stream serial: UInt64) {
+        guard let shown, shown.buffer.stream == serial else { return }
+        frame.bytes = Array(shown.buffer.bytes[0..<byteCount])
+        frame.source = shown.camera
+        self.shown = nil
+        _ = frames.show(nil)
+    }
+
+    /// Writes the frame shown to the loopback.
+    func write(to output: LoopbackOutput) throws(VideoDeviceError) {
+        if let shown {
+            try output.write(UnsafeRawBufferPointer(rebasing: shown.buffer.bytes[0..<byteCount]))
+        } else {
+            try output.write(frame)
+        }
+    }
+
+    /// Records in the snapshot ring that the frame shown was written at `now`. Returns the
+    /// buffers let go (the one the ring's oldest entry held, unless newer entries hold it).
+    mutating func record(at now: UInt64) -> [DriverBuffer] {
+        frame.timestamp = now
+        guard let shown else {
+            return frame.bytes.withUnsafeBytes { frames.append(copying: $0, timestamp: now, source: frame.source) }
+        }
+        return shown.inRing
+            ? frames.append(held: shown.buffer, timestamp: now, source: shown.camera)
+            : frames.append(copying: UnsafeRawBufferPointer(rebasing: shown.buffer.bytes[0..<byteCount]), timestamp: now, source: shown.camera)
+    }
+
+    private mutating func showOwnFrame() -> [DriverBuffer] {
+        guard shown != nil else { return [] }
+        shown = nil
+        return frames.show(nil)
+    }
+}
