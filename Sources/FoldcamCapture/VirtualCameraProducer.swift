@@ -134,6 +134,9 @@ public final class VirtualCameraProducer: Sendable {
         let unavailable: VideoFrame
         var fresh = false
         var lastWrite: UInt64 = 0
+        /// Reused by every poll() so the loop does not allocate.
+        var pollList: [pollfd] = []
+        var polledCameras: [String] = []
 
         struct PendingOpen {
             let ticket: UInt64
@@ -168,39 +171,55 @@ public final class VirtualCameraProducer: Sendable {
             }
             let interval = UInt64(1e9 / c.fps)
             var nextTick = MonotonicClock.nanoseconds
+            // The mailboxes are read only when poll() says something was posted: in steady
+            // streaming the loop wakes once per frame, for the tick, and makes no other calls.
+            var posted = (commands: true, results: true)
             while true {
-                for command in producer.commands.drain() {
-                    if !handle(command) {
-                        shutdown()
-                        return
+                if posted.commands {
+                    for command in producer.commands.drain() {
+                        if !handle(command) {
+                            shutdown()
+                            return
+                        }
                     }
                 }
-                for result in setup.results.drain() { receive(result) }
+                if posted.results {
+                    for result in setup.results.drain() { receive(result) }
+                }
                 let now = MonotonicClock.nanoseconds
                 if now >= nextTick {
+                    // The fed camera is read at the tick, not when its frame arrives: its newest
+                    // frame is written then either way, and the thread wakes once per frame.
+                    if let feeding, streams[feeding] != nil { drain(feeding) }
                     tick(now: now)
                     nextTick += interval
                     if nextTick < now { nextTick = now + interval }  // fell behind: do not burst
                 }
-                waitForInput(until: nextTick)
+                posted = waitForInput(until: nextTick)
             }
         }
 
-        /// Sleeps in poll() until a camera has a frame, a command arrives, or the next tick.
-        private func waitForInput(until deadline: UInt64) {
+        /// Sleeps in poll() until a command or a setup result is posted, a camera that is not
+        /// fed (a pre-warmed one, one starting) has a frame, any camera fails, or the next tick
+        /// comes. Says which mailboxes have something.
+        private func waitForInput(until deadline: UInt64) -> (commands: Bool, results: Bool) {
             let now = MonotonicClock.nanoseconds
             let timeout = deadline > now ? Int32(min(1000, (deadline - now + 999_999) / 1_000_000)) : 0
-            var descriptors = [
-                pollfd(fd: producer.commands.descriptor.rawValue, events: cvs_POLLIN, revents: 0),
-                pollfd(fd: setup.results.descriptor.rawValue, events: cvs_POLLIN, revents: 0),
-            ]
-            let first = descriptors.count
-            let cameras = Array(streams.keys)
-            for camera in cameras { descriptors.append(pollfd(fd: streams[camera]!.descriptor, events: cvs_POLLIN, revents: 0)) }
-            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
-            guard ready > 0 else { return }
-            for (index, camera) in cameras.enumerated() {
-                let revents = descriptors[first + index].revents
+            pollList.removeAll(keepingCapacity: true)
+            pollList.append(pollfd(fd: producer.commands.descriptor.rawValue, events: cvs_POLLIN, revents: 0))
+            pollList.append(pollfd(fd: setup.results.descriptor.rawValue, events: cvs_POLLIN, revents: 0))
+            let first = pollList.count
+            polledCameras.removeAll(keepingCapacity: true)
+            for (camera, stream) in streams {
+                polledCameras.append(camera)
+                // The fed camera only for errors and hang-ups; its frames are read at the tick.
+                pollList.append(pollfd(fd: stream.descriptor, events: camera == feeding ? 0 : cvs_POLLIN, revents: 0))
+            }
+            let ready = poll(&pollList, nfds_t(pollList.count), timeout)
+            guard ready > 0 else { return (false, false) }
+            let posted = (commands: pollList[0].revents != 0, results: pollList[1].revents != 0)
+            for (index, camera) in polledCameras.enumerated() {
+                let revents = pollList[first + index].revents
                 guard revents != 0 else { continue }
                 if revents & (cvs_POLLERR | cvs_POLLHUP) != 0 && revents & cvs_POLLIN == 0 {
                     fail(camera, reason: .unplugged, message: "\(streams[camera]?.camera ?? camera): device went away")
@@ -208,6 +227,7 @@ public final class VirtualCameraProducer: Sendable {
                 }
                 drain(camera)
             }
+            return posted
         }
 
         private func drain(_ camera: String) {
