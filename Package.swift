@@ -60,10 +60,10 @@ let package = Package(
         .target(name: "FoldcamClient", dependencies: ["FoldcamCore", "FoldcamPlatform"]),
         .executableTarget(name: "foldcamd", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamDaemon"]),
         .executableTarget(name: "foldcamctl", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamRender", "FoldcamClient"]),
-        .executableTarget(name: "FoldcamBench", dependencies: ["FoldcamCore"]),
+        .executableTarget(name: "FoldcamBench", dependencies: ["FoldcamCore", "FoldcamIO"]),
         // Socket figures: round trip vs an echo server, fan-out to 1,000 subscribers, idle RSS and
         // wake-ups of a running foldcamd (docs/benchmarks.md). Release build only.
-        .executableTarget(name: "FoldcamSocketBench", dependencies: ["FoldcamPlatform", "CLinuxShims"]),
+        .executableTarget(name: "FoldcamSocketBench", dependencies: ["FoldcamPlatform", "FoldcamIO", "CLinuxShims"]),
         .testTarget(name: "FoldcamCoreTests", dependencies: ["FoldcamCore", "FoldcamRender"]),
         // The client library and foldcamctl against a real foldcamd --simulate (binaries found
         // next to the test bundle).

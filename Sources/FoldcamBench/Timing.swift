@@ -1,3 +1,4 @@
+import FoldcamIO
 import Glibc
 
 /// Monotonic nanoseconds from `clock_gettime(CLOCK_MONOTONIC)` (a vDSO call, no system call).
@@ -71,19 +72,7 @@ enum Progress {
     static let every = 250_000
 
     static func note(_ text: String) {
-        writeStandardError("[foldcam-bench] \(text)\n")
+        StandardError.write("[foldcam-bench] \(text)\n")
     }
 }
 
-/// Writes to file descriptor 2 directly (unbuffered, and no shared C `stderr` global).
-func writeStandardError(_ text: String) {
-    var text = text
-    text.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(2, bytes.baseAddress! + offset, bytes.count - offset)
-            if written <= 0 { return }
-            offset += written
-        }
-    }
-}

@@ -1,4 +1,5 @@
 import FoldcamCore
+import FoldcamIO
 import Glibc
 
 // foldcam-bench: figures for the decision core. See docs/benchmarks.md.
@@ -7,7 +8,7 @@ let options: Options
 do {
     options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
 } catch {
-    writeStandardError("foldcam-bench: \(error)\n\n\(Options.usage)\n")
+    StandardError.write("foldcam-bench: \(error)\n\n\(Options.usage)\n")
     exit(2)
 }
 if options.help {
@@ -23,6 +24,6 @@ do {
     let report = try Bench.run(options)
     print(options.json ? report.json().prettyText : report.table())
 } catch {
-    writeStandardError("foldcam-bench: \(error)\n")
+    StandardError.write("foldcam-bench: \(error)\n")
     exit(1)
 }

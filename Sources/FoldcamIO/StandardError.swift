@@ -2,8 +2,8 @@ import Glibc
 
 /// Writes whole messages to stderr (fd 2) without Foundation, retrying short writes; errors are
 /// ignored: there is nowhere left to report them.
-enum StandardError {
-    static func write(_ text: String) {
+public enum StandardError {
+    public static func write(_ text: String) {
         var bytes = Array(text.utf8)
         var offset = 0
         while offset < bytes.count {

@@ -1,3 +1,4 @@
+import FoldcamIO
 import FoldcamPlatform
 import Glibc
 
@@ -112,7 +113,7 @@ enum EchoServer {
             listener.shutdown()
             return 0
         } catch {
-            writeStandardError("echo server: \(error)\n")
+            StandardError.write("echo server: \(error)\n")
             return 1
         }
     }

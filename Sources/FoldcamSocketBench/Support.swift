@@ -1,3 +1,4 @@
+import FoldcamIO
 import FoldcamPlatform
 import Glibc
 
@@ -6,19 +7,7 @@ struct BenchError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-func note(_ text: String) { writeStandardError("[foldcam-socket-bench] \(text)\n") }
-
-func writeStandardError(_ text: String) {
-    var text = text
-    text.withUTF8 { bytes in
-        var offset = 0
-        while offset < bytes.count {
-            let written = write(2, bytes.baseAddress! + offset, bytes.count - offset)
-            if written <= 0 { return }
-            offset += written
-        }
-    }
-}
+func note(_ text: String) { StandardError.write("[foldcam-socket-bench] \(text)\n") }
 
 func errnoText() -> String { String(cString: strerror(errno)) }
 

@@ -1,3 +1,4 @@
+import FoldcamIO
 import FoldcamPlatform
 import Glibc
 
@@ -35,7 +36,7 @@ func parseOptions() -> Options {
     var arguments = CommandLine.arguments.dropFirst()
     func number(_ flag: String) -> Int {
         guard let text = arguments.popFirst(), let value = Int(text), value > 0 else {
-            writeStandardError("foldcam-socket-bench: \(flag) needs a positive whole number\n\n\(usage)\n")
+            StandardError.write("foldcam-socket-bench: \(flag) needs a positive whole number\n\n\(usage)\n")
             exit(2)
         }
         return value
@@ -43,7 +44,7 @@ func parseOptions() -> Options {
     while let argument = arguments.popFirst() {
         switch argument {
         case "--daemon":
-            guard let path = arguments.popFirst() else { writeStandardError("--daemon needs a path\n"); exit(2) }
+            guard let path = arguments.popFirst() else { StandardError.write("--daemon needs a path\n"); exit(2) }
             options.daemon = path
         case "--round-trips": options.roundTrips = number(argument)
         case "--subscribers": options.subscribers = number(argument)
@@ -58,7 +59,7 @@ func parseOptions() -> Options {
             guard let path = arguments.popFirst() else { exit(2) }
             exit(EchoServer.run(path: path))
         default:
-            writeStandardError("foldcam-socket-bench: unknown argument \"\(argument)\"\n\n\(usage)\n")
+            StandardError.write("foldcam-socket-bench: unknown argument \"\(argument)\"\n\n\(usage)\n")
             exit(2)
         }
     }
@@ -299,6 +300,6 @@ do {
     let results = try runBench(options)
     report(results, options)
 } catch {
-    writeStandardError("foldcam-socket-bench: \(error)\n")
+    StandardError.write("foldcam-socket-bench: \(error)\n")
     exit(1)
 }
