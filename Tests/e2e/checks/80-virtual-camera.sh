@@ -14,12 +14,7 @@ vcam_begin "$name" switching || exit 0
 format=$(head -n 1 "$reader")
 problems=()
 [ "$format" = "format 640 480 YUYV 614400" ] || problems+=("the reader found '$format', expected 640x480 YUYV")
-wait_colour "$reader" red 10 || problems+=("at start the reader shows '$(last_colours "$reader" 5)', not red (inner-front)")
-sleep 1
-vcam_step fold-0 green set_angle 0
-vcam_step fold-180 red set_angle 180
-vcam_step fold-0-again green set_angle 0
-vcam_step fold-180-again red set_angle 180
+vcam_fold_twice
 vcam_step pin-outer green ctl pin outer
 vcam_step unpin red ctl unpin
 reader_stop

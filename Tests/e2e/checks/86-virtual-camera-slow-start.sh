@@ -13,12 +13,7 @@ trap vcam_cleanup EXIT
 export FOLDCAM_QUIRK_SLOW_STREAMON_MS=400
 VCAM_PRELOAD=$E2E_TOOLS/camera-quirks.so vcam_begin "$name" slowstart || exit 0
 problems=()
-wait_colour "$reader" red 10 || problems+=("at start the reader shows '$(last_colours "$reader" 5)', not red (inner-front)")
-sleep 1
-vcam_step fold-0 green set_angle 0
-vcam_step fold-180 red set_angle 180
-vcam_step fold-0-again green set_angle 0
-vcam_step fold-180-again red set_angle 180
+vcam_fold_twice
 reader_stop
 vcam_analyse
 while IFS= read -r line; do problems+=("$line"); done < <(writes_over "$analysis" 200)

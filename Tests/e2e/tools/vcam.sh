@@ -129,6 +129,17 @@ vcam_step() {
     sleep 1
 }
 
+# vcam_fold_twice: once the reader shows inner-front (red), folds the hinge 180 -> 0 -> 180 -> 0 ->
+# 180 (inner-front <-> outer-front), one vcam_step each.
+vcam_fold_twice() {
+    wait_colour "$reader" red 10 || problems+=("at start the reader shows '$(last_colours "$reader" 5)', not red (inner-front)")
+    sleep 1
+    vcam_step fold-0 green set_angle 0
+    vcam_step fold-180 red set_angle 180
+    vcam_step fold-0-again green set_angle 0
+    vcam_step fold-180-again red set_angle 180
+}
+
 # vcam_analyse [EVENTS]: tools/vcam-analyse over $reader and EVENTS (default $events): the report
 # goes to stderr and into $analysis, its problems into $problems.
 vcam_analyse() {
