@@ -6,6 +6,9 @@ public enum FoldcamClientError: Error, Sendable, Equatable, CustomStringConverti
     case daemonNotRunning(path: String)
     /// The socket exists but could not be connected (for example, permission denied).
     case connectFailed(path: String, reason: String)
+    /// The process serving the socket runs as a user the client does not trust (not root, the
+    /// service user or the client's own): it may be impersonating foldcamd.
+    case untrustedServer(path: String, reason: String)
     /// The daemon answered with an error (`code` is the protocol's code, e.g. "forbidden").
     case daemon(code: String, message: String)
     /// The connection ended (daemon stopped, restarted, or dropped this client).
@@ -30,6 +33,8 @@ public enum FoldcamClientError: Error, Sendable, Equatable, CustomStringConverti
             return "daemon not running at \(path) (start foldcamd or set FOLDCAM_SOCKET)"
         case let .connectFailed(path, reason):
             return "cannot connect to the foldcam daemon at \(path): \(reason)"
+        case let .untrustedServer(_, reason):
+            return "refusing to talk to the server: \(reason)"
         case let .daemon(code, message):
             return "\(code): \(message)"
         case let .disconnected(reason):

@@ -34,6 +34,18 @@ public final class FoldcamConnection: Sendable {
             }
             throw .connectFailed(path: path, reason: "\(error)")
         }
+        // Before any request: is this foldcamd, or someone who created the socket first?
+        do {
+            if let reason = SocketLocation.distrust(try socket.peerCredentials(), path: path) {
+                socket.close()
+                throw FoldcamClientError.untrustedServer(path: path, reason: reason)
+            }
+        } catch let error as FoldcamClientError {
+            throw error
+        } catch {
+            socket.close()
+            throw .connectFailed(path: path, reason: "cannot read the server's credentials: \(error)")
+        }
         let (events, continuation) = AsyncStream.makeStream(of: FoldcamEvent.self, bufferingPolicy: .unbounded)
         self.events = events
         core = ConnectionCore(socket: socket, events: continuation)

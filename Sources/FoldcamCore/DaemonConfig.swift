@@ -6,6 +6,13 @@ public struct DaemonConfig: Sendable, Equatable {
     /// Members of this group (and root) may change state over the socket.
     public var group: String?
     public var maxClients: Int = 256
+    /// Connections one user may hold unless privileged (root, the daemon's user, `group`).
+    public var maxClientsPerUser: Int = 16
+    /// Of `maxClients`, slots only privileged peers may take, so nobody can lock them out.
+    /// Default: 16, or a quarter of `maxClients` when that is smaller.
+    public var reservedClients: Int = 16
+    /// A client must send a whole request line within this long of connecting or of starting it.
+    public var requestTimeoutSeconds: Int = 10
     /// A client whose unread output has not moved for this long is disconnected.
     public var clientStuckSeconds: Int = 30
     public var logLevel: String = "info"
@@ -41,7 +48,7 @@ public struct DaemonConfig: Sendable, Equatable {
         let root = JSONCursor(value: value, path: "", collector: collector)
         var config = DaemonConfig()
         if root.isObject() {
-            root.checkKeys(["rig", "group", "maxClients", "clientStuckSeconds", "logLevel", "seat", "loopbackLabel", "loopbackDevice", "sensorPollMilliseconds", "cameraMode"])
+            root.checkKeys(["rig", "group", "maxClients", "maxClientsPerUser", "reservedClients", "requestTimeoutSeconds", "clientStuckSeconds", "logLevel", "seat", "loopbackLabel", "loopbackDevice", "sensorPollMilliseconds", "cameraMode"])
             if let cursor = root.field("cameraMode"), let text = cursor.string() {
                 if let mode = CameraMode(rawValue: text) { config.cameraMode = mode } else { collector.add(cursor.path, "unknown mode \"\(text)\" (expected one of: virtual, individual)") }
             }
@@ -51,6 +58,19 @@ public struct DaemonConfig: Sendable, Equatable {
             if let group = root.field("group")?.string() { config.group = group }
             if let cursor = root.field("maxClients"), let count = cursor.integer() {
                 if (1...65536).contains(count) { config.maxClients = count } else { collector.add(cursor.path, "\(count) is out of range (1 to 65536)") }
+            }
+            if let cursor = root.field("maxClientsPerUser"), let count = cursor.integer() {
+                if (1...65536).contains(count) { config.maxClientsPerUser = count } else { collector.add(cursor.path, "\(count) is out of range (1 to 65536)") }
+            }
+            config.reservedClients = min(16, config.maxClients / 4)
+            if let cursor = root.field("reservedClients"), let count = cursor.integer() {
+                if (0...65535).contains(count) { config.reservedClients = count } else { collector.add(cursor.path, "\(count) is out of range (0 to 65535)") }
+            }
+            if config.reservedClients >= config.maxClients {
+                collector.add("reservedClients", "\(config.reservedClients) must be below maxClients (\(config.maxClients)), or no unprivileged client could connect")
+            }
+            if let cursor = root.field("requestTimeoutSeconds"), let seconds = cursor.integer() {
+                if (1...3600).contains(seconds) { config.requestTimeoutSeconds = seconds } else { collector.add(cursor.path, "\(seconds) is out of range (1 to 3600)") }
             }
             if let cursor = root.field("clientStuckSeconds"), let seconds = cursor.integer() {
                 if (1...3600).contains(seconds) { config.clientStuckSeconds = seconds } else { collector.add(cursor.path, "\(seconds) is out of range (1 to 3600)") }

@@ -6,6 +6,9 @@ public enum WireProtocol {
     public static let version = 1
     /// Longest request line accepted, in bytes (without the newline).
     public static let maximumLineBytes = 64 * 1024
+    /// Longest string `id`, in bytes: every reply echoes the id, so it is bounded like any
+    /// other client text the daemon sends back.
+    public static let maximumIDBytes = 256
 
     public struct Request: Sendable, Equatable {
         public var id: JSONValue
@@ -15,7 +18,7 @@ public enum WireProtocol {
 
     public enum ErrorCode: String, Sendable {
         case parseError, invalidRequest, unknownMethod, invalidParams, forbidden, unavailable
-        case tooLarge, tooManyClients, internalError
+        case tooLarge, tooManyClients, timeout, internalError
     }
 
     public struct Failure: Error, Sendable, Equatable {
@@ -47,12 +50,16 @@ public enum WireProtocol {
         }
         let id = value["id"] ?? .null
         switch id {
-        case .int, .string: break
+        case .int: break
+        case let .string(text):
+            if text.utf8.count > maximumIDBytes {
+                return .failure(Failure(code: .invalidRequest, message: "\"id\" is \(text.utf8.count) bytes long; the limit is \(maximumIDBytes)"))
+            }
         default:
             return .failure(Failure(code: .invalidRequest, message: "\"id\" must be a number or a string, so the reply can be matched"))
         }
         for (key, _) in members where !["id", "method", "params"].contains(key) {
-            return .failure(Failure(id: id, code: .invalidRequest, message: "unknown member \"\(key)\" (expected id, method, params)"))
+            return .failure(Failure(id: id, code: .invalidRequest, message: "unknown member \(ClientText.quoted(key))\(NearestName.hint(for: key, among: ["id", "method", "params"])) (expected id, method, params)"))
         }
         guard let method = value["method"]?.stringValue, !method.isEmpty else {
             return .failure(Failure(id: id, code: .invalidRequest, message: "\"method\" must be a non-empty string"))

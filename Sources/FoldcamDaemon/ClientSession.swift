@@ -21,6 +21,19 @@ final class ClientSession {
     /// Set when the connection must end once the final reply is written.
     var closeAfterFlush = false
     var watchingWritable = false
+    /// When the client must have finished its request line: set at connect (a client that never
+    /// says anything) and when a partial line starts; nil while nothing is half-sent.
+    var inputDeadline: ContinuousClock.Instant?
+    /// Set when a whole request line was read since the deadline was last looked at.
+    var lineCompleted = false {
+        didSet { if lineCompleted { hasSpoken = true } }
+    }
+    /// Whether the client has sent at least one whole request line.
+    private(set) var hasSpoken = false
+    /// Whether this connection counts against its uid's `maxClientsPerUser`.
+    var countsAgainstUser = false
+    /// Rate limit for the log lines this client's bad requests cause.
+    var logBudget = LogBudget()
 
     static let softLimit = 64 * 1024
     /// Replies are never dropped; a client that lets this much pile up is disconnected. Large

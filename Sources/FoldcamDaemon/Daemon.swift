@@ -13,7 +13,6 @@ final class Daemon: RequestHandling {
     private(set) var seq = 0
     /// Each topic's value as last sent, encoded once: events and `directions` replies splice it.
     private var published: [Topic: EncodedJSON] = [:]
-    var authorizer: Authorizer
     let log: Log
     weak var server: ControlServer?
     /// Snapshots of what the virtual camera shows (nil when it does not run).
@@ -28,17 +27,17 @@ final class Daemon: RequestHandling {
 
     static let version = "0.1.0"
 
-    init(mode: Mode, rig: Rig, authorizer: Authorizer, log: Log) {
+    init(mode: Mode, rig: Rig, log: Log) {
         self.mode = mode
         engine = FoldEngine(rig: rig)
         // Hardware mode starts empty: the device layer's first inventory fills it before READY=1.
         descriptors = mode == .simulate ? CameraDescriptor.simulated(rig) : []
-        self.authorizer = authorizer
         self.log = log
         for topic in Topic.allCases { published[topic] = EncodedJSON(currentValue(of: topic)) }
     }
 
     var rig: Rig { engine.rig }
+    var simulates: Bool { mode == .simulate }
     var currentSeq: Int { seq }
     /// The running producer's view when there is one, else what the decision alone implies.
     var readiness: Readiness {
@@ -159,16 +158,10 @@ final class Daemon: RequestHandling {
 
     // MARK: Requests
 
-    static let readMethods = ["hello", "devices", "state", "directions", "snapshot"]
-    static let changeMethods = ["pinView", "unpinView", "setScreenRotation"]
-    static let simulateMethods = [
-        "simulate.hinge", "simulate.switch", "simulate.gravity", "simulate.accelerometer", "simulate.plug",
-        "simulate.unplug", "simulate.busy", "simulate.sweep",
-    ]
-
-    func handle(_ request: WireProtocol.Request, from session: ClientSession) -> Result<Answer, WireProtocol.Failure>? {
+    /// Handles a request the server has authorized (see `Method.access`).
+    func handle(_ method: Method, _ request: WireProtocol.Request, from session: ClientSession) -> Result<Answer, WireProtocol.Failure>? {
         let params = Params(request: request)
-        if request.method == "snapshot" {
+        if method == .snapshot {
             guard let snapshots else {
                 return .failure(WireProtocol.Failure(id: request.id, code: .unavailable, message: "snapshots need the virtual camera, which is not running"))
             }
@@ -179,39 +172,34 @@ final class Daemon: RequestHandling {
                 return .failure(error)
             }
         }
-        let isChange = Self.changeMethods.contains(request.method) || request.method.hasPrefix("simulate.")
-        if isChange && !authorizer.mayChange(session.credentials) {
-            let who = session.credentials.map { "uid \($0.uid), pid \($0.pid)" } ?? "unknown peer"
-            log.warning("denied \(request.method) to client \(session.id) (\(who)): only \(authorizer.rule) may change state")
-            return .failure(WireProtocol.Failure(id: request.id, code: .forbidden, message: "\(request.method) changes state; only \(authorizer.rule) may do that"))
-        }
         do {
-            return .success(try route(request, params))
+            return .success(try route(method, request, params))
         } catch {
             return .failure(error)
         }
     }
 
-    private func route(_ request: WireProtocol.Request, _ params: Params) throws(WireProtocol.Failure) -> Answer {
-        switch request.method {
-        case "hello":
+    private func route(_ method: Method, _ request: WireProtocol.Request, _ params: Params) throws(WireProtocol.Failure) -> Answer {
+        switch method {
+        case .hello:
             return .value(.object([
                 ("protocol", .int(WireProtocol.version)), ("daemon", .string(Self.version)), ("rig", .string(rig.id)),
                 ("mode", .string(mode.rawValue)), ("topics", .array(Topic.allCases.map { .string($0.rawValue) })),
-                ("methods", .array((Self.readMethods + ["subscribe", "unsubscribe"] + Self.changeMethods + (mode == .simulate ? Self.simulateMethods : [])).map { .string($0) })),
+                ("methods", .array(Method.available(simulate: simulates).map { .string($0.rawValue) })),
             ]))
-        case "devices":
+        case .devices:
             return .value(currentValue(of: .devices))
-        case "state":
+        case .state:
             guard case var .object(members) = StateEncoder.encode(engine.state, rig: rig, plan: engine.plan) else { return .value(.null) }
             members.insert(("rig", .string(rig.id)), at: 0)
             members.append(("readiness", readiness.json))
             members.append(("seq", .int(seq)))
             return .value(.object(members))
-        case "directions":
+        case .directions:
             if let displayID = try params.optionalString("display") {
                 guard let display = rig.displayIndex(displayID) else {
-                    throw params.failure("params.display: unknown display \"\(displayID)\" (displays: \(rig.displays.map(\.id).joined(separator: ", ")))")
+                    let ids = rig.displays.map(\.id)
+                    throw params.failure("params.display: unknown display \(ClientText.quoted(displayID))\(NearestName.hint(for: displayID, among: ids)) (displays: \(ids.joined(separator: ", ")))")
                 }
                 guard case var .object(members) = StateEncoder.display(display, engine.state, rig: rig, includeTheta: false) else { return .value(.null) }
                 members.insert(("display", .string(displayID)), at: 0)
@@ -220,31 +208,33 @@ final class Daemon: RequestHandling {
             }
             // Kept current after every change (see publish): no need to encode it again.
             return .encoded(publishedValue(of: .directions))
-        case "pinView":
+        case .pinView:
             apply(.pinView(display: try params.id("display", in: rig.displays.map(\.id), kind: "display")))
             return .encoded(publishedValue(of: .posture))
-        case "unpinView":
+        case .unpinView:
             apply(.pinView(display: nil))
             return .encoded(publishedValue(of: .posture))
-        case "setScreenRotation":
+        case .setScreenRotation:
             let display = try params.id("display", in: rig.displays.map(\.id), kind: "display")
             let degrees = try params.number("rotation")
             guard [0, 90, 180, 270].contains(degrees) else { throw params.failure("params.rotation: \(degrees) is not one of 0, 90, 180, 270") }
             apply(.screenRotation(display: display, degrees: Int(degrees)))
             return .value(StateEncoder.display(display, engine.state, rig: rig, includeTheta: false))
+        case .subscribe, .unsubscribe, .snapshot:
+            // The server answers subscriptions; snapshots are deferred (see handle).
+            throw WireProtocol.Failure(id: request.id, code: .internalError, message: "\(method.rawValue) is not routed here")
         default:
-            if request.method.hasPrefix("simulate.") { return try simulate(request, params) }
-            throw WireProtocol.Failure(id: request.id, code: .unknownMethod, message: "unknown method \"\(request.method)\" (see \"hello\" for the list)")
+            return try simulate(method, request, params)
         }
     }
 
-    private func simulate(_ request: WireProtocol.Request, _ params: Params) throws(WireProtocol.Failure) -> Answer {
-        guard mode == .simulate else {
-            throw WireProtocol.Failure(id: request.id, code: .unavailable, message: "\(request.method) works only when the daemon runs with --simulate")
+    private func simulate(_ method: Method, _ request: WireProtocol.Request, _ params: Params) throws(WireProtocol.Failure) -> Answer {
+        guard simulates else {
+            throw WireProtocol.Failure(id: request.id, code: .unavailable, message: "\(method.rawValue) works only when the daemon runs with --simulate")
         }
         let cameraIDs = rig.cameras.map(\.id)
-        switch request.method {
-        case "simulate.hinge":
+        switch method {
+        case .simulateHinge:
             let hinge = try params.id("hinge", in: rig.hinges.map(\.id), kind: "hinge")
             let angle = try params.number("angle")
             guard rig.hinges[hinge].contains(angle) else {
@@ -252,7 +242,7 @@ final class Daemon: RequestHandling {
             }
             onManualHinge?()
             apply(.hingeAngle(hinge: hinge, degrees: angle))
-        case "simulate.switch":
+        case .simulateSwitch:
             let name = try params.string("switch")
             let state = try params.string("state")
             switch (name, state) {
@@ -260,22 +250,22 @@ final class Daemon: RequestHandling {
             case ("tabletMode", "on"), ("tabletMode", "off"): apply(.tabletModeSwitch(on: state == "on"))
             default: throw params.failure("params: expected switch \"lid\" with state open|closed, or \"tabletMode\" with state on|off")
             }
-        case "simulate.gravity":
+        case .simulateGravity:
             apply(.gravity(try params.vector("vector")))
-        case "simulate.accelerometer":
+        case .simulateAccelerometer:
             let sensor = try params.id("accelerometer", in: rig.accelerometers.map(\.id), kind: "accelerometer")
             apply(.accelerometer(sensor: sensor, reading: try params.vector("reading")))
-        case "simulate.plug":
+        case .simulatePlug:
             apply(.cameraPlugged(camera: try params.id("camera", in: cameraIDs, kind: "camera")))
-        case "simulate.unplug":
+        case .simulateUnplug:
             apply(.cameraUnplugged(camera: try params.id("camera", in: cameraIDs, kind: "camera")))
-        case "simulate.busy":
+        case .simulateBusy:
             apply(.cameraBusy(camera: try params.id("camera", in: cameraIDs, kind: "camera"), busy: try params.bool("busy")))
-        case "simulate.sweep":
+        case .simulateSweep:
             let running = try params.bool("running")
             guard let sweepControl, sweepControl(running) else { throw params.failure("this rig has no hinge to sweep") }
         default:
-            throw WireProtocol.Failure(id: request.id, code: .unknownMethod, message: "unknown method \"\(request.method)\" (simulate methods: \(Self.simulateMethods.joined(separator: ", ")))")
+            throw WireProtocol.Failure(id: request.id, code: .internalError, message: "\(method.rawValue) is not a simulate method")
         }
         return .encoded(publishedValue(of: .posture))
     }

@@ -78,8 +78,8 @@ public final class DaemonRunner {
 
         let loop = try EventLoop()
         let listener = try makeListener()
-        let server = try ControlServer(loop: loop, listener: listener, limits: limits(config), log: log)
-        let daemon = Daemon(mode: options.simulate ? .simulate : .hardware, rig: rig, authorizer: authorizer(config), log: log)
+        let server = try ControlServer(loop: loop, listener: listener, limits: limits(config), authorizer: authorizer(config), log: log)
+        let daemon = Daemon(mode: options.simulate ? .simulate : .hardware, rig: rig, log: log)
         server.handler = daemon
         daemon.server = server
         let snapshots = try SnapshotService()
@@ -152,6 +152,7 @@ public final class DaemonRunner {
             log.info("individual camera mode: clients open the cameras; sensors are flipped when a capture needs 180°")
         } else {
             producer = try VirtualCameraSetup.start(daemon: daemon, loop: loop, snapshots: snapshots, config: config, explicitNode: options.loopback, log: log)
+            server.authorizer.cameraGroup = producer.flatMap { $0.configuration.outputNode }.flatMap { Self.cameraGroup(of: $0) }
         }
 
         let socketDescription = listener.ownedPath ?? "the socket passed by systemd"
@@ -173,8 +174,13 @@ public final class DaemonRunner {
            let activated = SocketActivation.listeningDescriptors(environment: environment).first {
             return try UnixListener(activated: activated)
         }
-        let path = options.socketPath ?? SocketLocation.daemonPath(environment: environment)
-        try SocketLocation.prepareDirectory(for: path)
+        let path: String
+        do {
+            path = try options.socketPath ?? SocketLocation.daemonPath(environment: environment)
+            try SocketLocation.prepareDirectory(for: path)
+        } catch {
+            throw RigLoader.LoadError(description: "\(error)")
+        }
         do {
             return try UnixListener(path: path)
         } catch {
@@ -183,16 +189,28 @@ public final class DaemonRunner {
     }
 
     private func limits(_ config: DaemonConfig) -> ControlServer.Limits {
-        ControlServer.Limits(maxClients: config.maxClients, stuckTimeout: .seconds(config.clientStuckSeconds))
+        ControlServer.Limits(
+            maxClients: config.maxClients, maxClientsPerUser: config.maxClientsPerUser, reservedClients: config.reservedClients,
+            requestTimeout: .seconds(config.requestTimeoutSeconds), stuckTimeout: .seconds(config.clientStuckSeconds))
     }
 
     private func authorizer(_ config: DaemonConfig) -> Authorizer {
-        var authorizer = Authorizer(daemonUID: GroupLookup.currentUserID, groupID: nil, groupName: config.group)
+        var authorizer = Authorizer(daemonUID: GroupLookup.currentUserID)
         if let group = config.group {
-            authorizer.groupID = GroupLookup.id(named: group)
-            if authorizer.groupID == nil { log.warning("group \"\(group)\" does not exist; only root and the daemon's user may change state") }
+            if let id = GroupLookup.id(named: group) {
+                authorizer.controlGroup = .init(name: group, id: id)
+            } else {
+                log.warning("group \"\(group)\" does not exist; only root and the daemon's user may change state or receive frames")
+            }
         }
         return authorizer
+    }
+
+    /// The group that owns the virtual camera's node: its members could open the camera
+    /// themselves, so they may receive its frames from the daemon too.
+    static func cameraGroup(of node: String) -> (group: Authorizer.Group, node: String)? {
+        guard let id = GroupLookup.groupOwner(of: node) else { return nil }
+        return (Authorizer.Group(name: GroupLookup.name(of: id) ?? "gid \(id)", id: id), node)
     }
 
     /// SIGHUP: re-read config and rig; on any error keep everything as it is. Clients stay.
@@ -204,7 +222,9 @@ public final class DaemonRunner {
             config = newConfig
             log.threshold = Self.priority(newConfig.logLevel)
             server.limits = limits(newConfig)
-            daemon.authorizer = authorizer(newConfig)
+            let cameraGroup = server.authorizer.cameraGroup
+            server.authorizer = authorizer(newConfig)
+            server.authorizer.cameraGroup = cameraGroup
             daemon.replaceRig(newRig)
             try hardware?.restart(config: newConfig, log: log)
             log.notice("reloaded: rig \(newRig.id)")

@@ -40,11 +40,20 @@ struct Params {
         return Vector3(x, y, z)
     }
 
+    /// Refuses params other than `known`, naming the first stranger and the nearest valid name.
+    func refuseUnknown(_ known: [String]) throws(WireProtocol.Failure) {
+        guard case let .object(members) = request.params else { return }
+        for (key, _) in members where !known.contains(key) {
+            let expected = known.isEmpty ? "this method takes no params" : "expected: \(known.joined(separator: ", "))"
+            throw failure("params: unknown member \(ClientText.quoted(key))\(NearestName.hint(for: key, among: known)) (\(expected))")
+        }
+    }
+
     /// An id that must name one of `ids` (the message lists them).
     func id(_ key: String, in ids: [String], kind: String) throws(WireProtocol.Failure) -> Int {
         let text = try string(key)
         guard let index = ids.firstIndex(of: text) else {
-            throw failure("params.\(key): unknown \(kind) \"\(text)\" (\(kind)s: \(ids.joined(separator: ", ")))")
+            throw failure("params.\(key): unknown \(kind) \(ClientText.quoted(text))\(NearestName.hint(for: text, among: ids)) (\(kind)s: \(ids.joined(separator: ", ")))")
         }
         return index
     }

@@ -9,6 +9,9 @@ import Dispatch
 /// so an idle simulated daemon does no work; a short history of source decisions says which
 /// camera was showing (and how it was turned) at the requested moment. Encoding runs on a
 /// worker queue; the reply returns to the event loop through a mailbox.
+///
+/// The PNG always comes back in the reply, base64-encoded: the daemon writes no file a client
+/// names (docs/security.md). The client writes it with its own rights.
 final class SnapshotService {
     struct Showing: Sendable {
         var time: UInt64
@@ -25,8 +28,6 @@ final class SnapshotService {
         var rotation: Int
         var mode: CameraMode
         var timestamp: UInt64
-        var path: String?
-        var inline: Bool
     }
 
     struct Completion: Sendable {
@@ -62,6 +63,10 @@ final class SnapshotService {
 
     /// Starts a snapshot; the reply arrives later through `completions`.
     func start(_ request: WireProtocol.Request, params: Params, sessionID: Int, rig: Rig, plan: VirtualCameraPlan, now: UInt64) throws(WireProtocol.Failure) {
+        if request.params["path"] != nil {
+            throw params.failure("params.path: the daemon writes no file a client names; the PNG comes back in the reply (\"png\", base64) — write it yourself (foldcamctl snapshot OUT.png does)")
+        }
+        try params.refuseUnknown(["at"])
         var moment = now
         if let value = request.params["at"], value != .null {
             guard case let .int(at) = value, at >= 0 else {
@@ -73,24 +78,17 @@ final class SnapshotService {
                 throw WireProtocol.Failure(id: request.id, code: .unavailable, message: "no frame from \(at): the ring holds the last 0.5 s (now is \(now))")
             }
         }
-        let path = try params.optionalString("path")
-        var inline = path == nil
-        if let value = request.params["inline"] {
-            guard case let .bool(flag) = value else { throw params.failure("params.inline: expected true or false") }
-            inline = flag
-        }
         if let producer {
             guard let frame = producer.frame(nearest: moment) else {
                 throw WireProtocol.Failure(id: request.id, code: .unavailable, message: "no frame near \(moment) in the last 0.5 s")
             }
             let mirrored = producer.configuration.mirror
             let requestID = request.id
-            let inline = inline
             let completions = self.completions
             queue.async {
                 // Ring frames are upright; undo a configured mirror: snapshots are never mirrored.
                 let upright = mirrored ? FrameTransform.applied(.init(rotation: 0, mirror: true), to: frame) : frame
-                completions.post(Completion(sessionID: sessionID, requestID: requestID, result: Self.encode(upright, requestID: requestID, rotation: nil, path: path, inline: inline)))
+                completions.post(Completion(sessionID: sessionID, requestID: requestID, result: Self.encode(upright, requestID: requestID, rotation: nil)))
             }
             return
         }
@@ -103,7 +101,7 @@ final class SnapshotService {
         let job = Job(
             sessionID: sessionID, requestID: request.id, cameraID: rig.cameras[camera].id, cameraIndex: camera,
             sensorRotation: rig.cameras[camera].sensorRotation, rotation: showing.rotation, mode: mode,
-            timestamp: moment, path: path, inline: inline)
+            timestamp: moment)
         let completions = self.completions
         queue.async { completions.post(Completion(sessionID: job.sessionID, requestID: job.requestID, result: Self.render(job))) }
     }
@@ -114,10 +112,10 @@ final class SnapshotService {
             id: job.cameraID, index: job.cameraIndex, sensorRotation: job.sensorRotation, format: format,
             width: job.mode.width, height: job.mode.height, timestamp: job.timestamp)
         let upright = FrameTransform.applied(.init(rotation: job.rotation), to: raw)
-        return encode(upright, requestID: job.requestID, rotation: job.rotation, path: job.path, inline: job.inline)
+        return encode(upright, requestID: job.requestID, rotation: job.rotation)
     }
 
-    private static func encode(_ frame: VideoFrame, requestID: JSONValue, rotation: Int?, path: String?, inline: Bool) -> Result<JSONValue, WireProtocol.Failure> {
+    private static func encode(_ frame: VideoFrame, requestID: JSONValue, rotation: Int?) -> Result<JSONValue, WireProtocol.Failure> {
         let png: [UInt8]
         do {
             png = try PNGEncoder.encode(frame)
@@ -130,15 +128,7 @@ final class SnapshotService {
         ]
         if let rotation { members.append(("rotation", .int(rotation))) }
         members += [("mirrored", .bool(false)), ("bytes", .int(png.count))]
-        if let path {
-            do {
-                try FileContents.write(png, to: path)
-            } catch {
-                return .failure(WireProtocol.Failure(id: requestID, code: .unavailable, message: "the daemon cannot write \(path): \(error.errno) (it runs as its own user; ask for \"inline\": true and write the file yourself)"))
-            }
-            members.append(("path", .string(path)))
-        }
-        if inline { members.append(("png", .string(Base64.encode(png)))) }
+        members.append(("png", .string(Base64.encode(png))))
         return .success(.object(members))
     }
 }

@@ -12,7 +12,7 @@ enum SnapshotCommand {
     }
 
     static func run(_ arguments: inout CommandLineArguments, _ daemon: DaemonContext) async throws {
-        var params: [(String, JSONValue)] = [("inline", .bool(true))]
+        var params: [(String, JSONValue)] = []
         if let at = arguments.takeValue("--at") {
             guard let nanoseconds = Int(at), nanoseconds >= 0 else {
                 throw CommandLineArguments.UsageError(description: "--at: expected CLOCK_MONOTONIC nanoseconds, got \"\(at)\"")

@@ -99,7 +99,7 @@ struct AbuseTests {
         #expect(served.count == 256)
         #expect(refused == 44)
         clients = served
-        #expect(daemon.waitForLog("256 clients already connected"))
+        #expect(daemon.waitForLog("serves at most 256 clients (maxClients)"))
 
         // A slot frees when a client leaves: once the daemon has seen the close (which takes a
         // moment on a loaded machine; until then a newcomer is still refused), one more is served.

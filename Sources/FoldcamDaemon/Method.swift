@@ -1,0 +1,56 @@
+import FoldcamCore
+
+/// Every request method the daemon answers. Routing, `hello`'s method list, the authorizer's
+/// access classes and the table in docs/security.md all come from this one list.
+enum Method: String, CaseIterable {
+    case hello, devices, state, directions, subscribe, unsubscribe
+    case snapshot
+    case pinView, unpinView, setScreenRotation
+    case simulateHinge = "simulate.hinge"
+    case simulateSwitch = "simulate.switch"
+    case simulateGravity = "simulate.gravity"
+    case simulateAccelerometer = "simulate.accelerometer"
+    case simulatePlug = "simulate.plug"
+    case simulateUnplug = "simulate.unplug"
+    case simulateBusy = "simulate.busy"
+    case simulateSweep = "simulate.sweep"
+
+    /// Who may call a method (docs/security.md).
+    enum Access: String {
+        /// Decisions and state: anyone who can connect to the socket.
+        case read
+        /// Camera pixels: those who could open the camera themselves.
+        case frames
+        /// Changes: root, the daemon's user and the control group.
+        case control
+    }
+
+    var access: Access {
+        switch self {
+        case .hello, .devices, .state, .directions, .subscribe, .unsubscribe: return .read
+        case .snapshot: return .frames
+        case .pinView, .unpinView, .setScreenRotation: return .control
+        case .simulateHinge, .simulateSwitch, .simulateGravity, .simulateAccelerometer, .simulatePlug,
+             .simulateUnplug, .simulateBusy, .simulateSweep: return .control
+        }
+    }
+
+    /// Methods that exist only in a daemon started with `--simulate`.
+    var simulateOnly: Bool { rawValue.hasPrefix("simulate.") }
+
+    /// The methods a daemon in `mode` answers, in the order `hello` lists them.
+    static func available(simulate: Bool) -> [Method] {
+        allCases.filter { simulate || !$0.simulateOnly }
+    }
+
+    /// Finds a method by name, or fails with `unknownMethod` naming the nearest valid one.
+    static func named(_ name: String, id: JSONValue, simulate: Bool) -> Result<Method, WireProtocol.Failure> {
+        if let method = Method(rawValue: name), simulate || !method.simulateOnly { return .success(method) }
+        if let method = Method(rawValue: name), method.simulateOnly {
+            return .failure(WireProtocol.Failure(id: id, code: .unavailable, message: "\(name) works only when the daemon runs with --simulate"))
+        }
+        let names = available(simulate: simulate).map(\.rawValue)
+        let hint = NearestName.hint(for: name, among: names)
+        return .failure(WireProtocol.Failure(id: id, code: .unknownMethod, message: "unknown method \(ClientText.quoted(name))\(hint) (see \"hello\" for the list)"))
+    }
+}
