@@ -1,6 +1,8 @@
 # shellcheck shell=bash source=../lib.sh
 # `foldcamctl snapshot OUT.png` against the real foldcamd returns a PNG of the current source's
-# colour: red from inner-front when open, green from outer-front when pinned to outer.
+# colour: red from inner-front when open, green from outer-front when pinned to outer. Frames are
+# a camera permission (docs/security.md): uid 65534 outside the loopback node's group is refused
+# with a message naming that group; the same uid in the group gets the PNG.
 . "$E2E_HERE/lib.sh"
 . "$E2E_HERE/tools/vcam.sh"
 
@@ -28,6 +30,21 @@ shot() {
 }
 sleep 1
 shot "$VCAM_DIR/inner.png" red inner-front
+loopback_group=$(stat -c %G "$E2E_LOOPBACK")
+loopback_gid=$(stat -c %g "$E2E_LOOPBACK")
+as_nobody() { setpriv --reuid=65534 --regid=65534 "$@" -- "$FOLDCAM_BIN/foldcamctl" snapshot "$VCAM_DIR/nobody/shot.png" 2>&1; }
+install -d -o 65534 -g 65534 "$VCAM_DIR/nobody"
+if reply=$(as_nobody --clear-groups); then
+    problems+=("uid 65534 outside group $loopback_group received a frame: $reply")
+elif [[ $reply != *forbidden* || $reply != *"group $loopback_group (which owns $E2E_LOOPBACK)"* ]]; then
+    problems+=("the refusal for uid 65534 does not name group $loopback_group: $reply")
+fi
+[ ! -e "$VCAM_DIR/nobody/shot.png" ] || problems+=("a refused snapshot left a file")
+if ! reply=$(as_nobody --groups="$loopback_gid"); then
+    problems+=("uid 65534 in group $loopback_group was refused: $reply")
+elif [ "$("$E2E_HERE/tools/png-colour" "$VCAM_DIR/nobody/shot.png" | cut -d' ' -f3)" != red ]; then
+    problems+=("uid 65534 in group $loopback_group got no red frame: $reply")
+fi
 ctl pin outer > /dev/null
 for _ in $(seq 100); do
     [ "$(ctl --json status | sed -n 's/.*"virtualCamera":{"source":"\([a-z-]*\)".*/\1/p')" = outer-front ] \
