@@ -18,7 +18,7 @@ public enum WireProtocol {
 
     public enum ErrorCode: String, Sendable {
         case parseError, invalidRequest, unknownMethod, invalidParams, forbidden, unavailable
-        case tooLarge, tooManyClients, timeout, internalError
+        case tooLarge, tooManyClients, timeout, busy, stopped, internalError
     }
 
     public struct Failure: Error, Sendable, Equatable {

@@ -8,7 +8,7 @@ import FoldcamPlatform
 ///   that owns the virtual camera's device node — exactly those who could open the camera.
 /// - control: root, the daemon's user, members of the control group.
 struct Authorizer {
-    struct Group: Equatable {
+    struct Group: Equatable, Sendable {
         var name: String
         var id: UInt32
     }

@@ -21,6 +21,10 @@ final class ClientSession {
     /// Set when the connection must end once the final reply is written.
     var closeAfterFlush = false
     var watchingWritable = false
+    /// Not reading: the client's unread replies are over `replyBackpressure`.
+    var readPaused = false
+    /// What the event loop watches this connection for.
+    var interest: EventLoop.Interest = .readable
     /// When the client must have finished its request line: set at connect (a client that never
     /// says anything) and when a partial line starts; nil while nothing is half-sent.
     var inputDeadline: ContinuousClock.Instant?
@@ -36,8 +40,12 @@ final class ClientSession {
     var logBudget = LogBudget()
 
     static let softLimit = 64 * 1024
-    /// Replies are never dropped; a client that lets this much pile up is disconnected. Large
-    /// enough for an inline PNG snapshot of a 4K frame.
+    /// While this many bytes of replies are unread, the client's further requests are not read
+    /// (backpressure): pipelining cannot make the daemon queue more than one reply past it.
+    static let replyBackpressure = 1024 * 1024
+    /// Replies are never dropped; a client that lets this much pile up is disconnected. Only
+    /// reachable by replies finished after reading paused (snapshots, at most
+    /// `SnapshotService.perClient` of them): large enough for those of a 4K frame.
     static let hardLimit = 32 * 1024 * 1024
 
     init(id: Int, connection: UnixConnection, credentials: PeerCredentials?) {
@@ -46,6 +54,7 @@ final class ClientSession {
         self.credentials = credentials
     }
 
+    var isOverReplyBound: Bool { output.count - outputStart > Self.replyBackpressure }
     var pendingBytes: Int { output.count - outputStart + coalesced.values.reduce(0) { $0 + $1.bytes.count } }
     var hasPendingOutput: Bool { outputStart < output.count || !coalesced.isEmpty }
 

@@ -21,6 +21,10 @@ protocol RequestHandling: AnyObject {
     func publishedValue(of topic: Topic) -> EncodedJSON
     /// The sequence number of the latest event.
     var currentSeq: Int { get }
+    /// A client left: work queued for it is dropped.
+    func clientLeft(sessionID: Int)
+    /// At shutdown: the deferred requests not yet answered (they get `stopped`).
+    func abandonPendingRequests() -> [(sessionID: Int, requestID: JSONValue)]
 }
 
 /// The Unix socket server: accepts clients, reads JSON lines, decides who may call what
@@ -39,23 +43,27 @@ final class ControlServer {
         var stuckTimeout: Duration = .seconds(30)
     }
 
-    private let loop: EventLoop
-    private let listener: UnixListener
-    private let log: Log
+    let loop: EventLoop
+    let listener: UnixListener
+    let log: Log
     var limits: Limits
     weak var handler: RequestHandling?
     var authorizer: Authorizer
-    private var sessions: [Int32: ClientSession] = [:]
+    var sessions: [Int32: ClientSession] = [:]
     /// Open connections of each unprivileged uid.
-    private var unprivilegedConnections: [UInt32: Int] = [:]
-    /// Refusals of new clients are logged within a budget: a connect flood is one line a minute.
-    private var refusalLogBudget = LogBudget()
-    private let deadlineTimer: Timer
-    private var deadlineTimerArmed = false
-    private var nextSessionID = 1
-    private let stuckTimer: Timer
-    private var stuckTimerArmed = false
-    private let clock = ContinuousClock()
+    var unprivilegedConnections: [UInt32: Int] = [:]
+    /// Refusals of new clients and accept failures are logged within a budget: a connect
+    /// flood costs one line a minute.
+    var refusalLogBudget = LogBudget()
+    var acceptFailureLogBudget = LogBudget(burst: 1, window: .seconds(60))
+    /// Set while accepting is paused because the process ran out of file descriptors.
+    let acceptPauseTimer: Timer
+    let deadlineTimer: Timer
+    var deadlineTimerArmed = false
+    var nextSessionID = 1
+    let stuckTimer: Timer
+    var stuckTimerArmed = false
+    let clock = ContinuousClock()
 
     init(loop: EventLoop, listener: UnixListener, limits: Limits, authorizer: Authorizer, log: Log) throws(SystemCallError) {
         self.loop = loop
@@ -65,7 +73,12 @@ final class ControlServer {
         self.log = log
         stuckTimer = try Timer()
         deadlineTimer = try Timer()
+        acceptPauseTimer = try Timer()
         try loop.register(listener.descriptor) { [unowned self] _ in self.acceptPending() }
+        try loop.register(acceptPauseTimer.descriptor) { [unowned self] _ in
+            _ = self.acceptPauseTimer.acknowledge()
+            self.resumeAccepting()
+        }
         try loop.register(stuckTimer.descriptor) { [unowned self] _ in
             _ = self.stuckTimer.acknowledge()
             self.disconnectStuckClients()
@@ -78,91 +91,36 @@ final class ControlServer {
 
     var clientCount: Int { sessions.count }
 
-    /// Closes every client and the listening socket (removing its file).
+    /// Closes every client and the listening socket (removing its file). Requests still
+    /// being worked on are answered `stopped` first (`RequestHandling.pendingRequests`).
     func shutdown() {
-        for session in Array(sessions.values) { drop(session, reason: nil) }
         loop.unregister(listener.descriptor)
+        for pending in handler?.abandonPendingRequests() ?? [] {
+            let failure = WireProtocol.Failure(id: pending.requestID, code: .stopped, message: "the daemon is stopping; the request was not completed")
+            completeDeferred(sessionID: pending.sessionID, requestID: pending.requestID, result: .failure(failure))
+        }
+        for session in Array(sessions.values) {
+            // One last non-blocking write: whatever the socket takes now.
+            _ = session.flush(now: clock.now)
+            drop(session, reason: nil)
+        }
         listener.shutdown()
-    }
-
-    // MARK: Accepting
-
-    private func acceptPending() {
-        while true {
-            let connection: UnixConnection?
-            do {
-                connection = try listener.accept()
-            } catch {
-                // EMFILE and friends: log and retry on the next readiness, never exit.
-                log.error("accepting a client failed: \(error)")
-                return
-            }
-            guard let connection else { return }
-            let credentials = try? connection.peerCredentials()
-            if let refusal = admissionRefusal(credentials) {
-                let failure = WireProtocol.Failure(code: .tooManyClients, message: refusal)
-                _ = WireProtocol.reply(failure).jsonLine.withUnsafeBytes { try? connection.send($0) }
-                let who = credentials.map { "uid \($0.uid), pid \($0.pid)" } ?? "unknown peer"
-                if let line = refusalLogBudget.line("refused a client (\(who)): \(refusal)", now: clock.now) { log.warning(line) }
-                connection.close()
-                continue
-            }
-            let session = ClientSession(id: nextSessionID, connection: connection, credentials: credentials)
-            nextSessionID += 1
-            do {
-                try loop.register(connection.descriptor) { [unowned self, unowned session] readiness in
-                    self.service(session, readiness)
-                }
-            } catch {
-                log.error("cannot watch a new client: \(error)")
-                connection.close()
-                continue
-            }
-            sessions[connection.descriptor.rawValue] = session
-            if let credentials, !authorizer.isPrivileged(credentials) {
-                session.countsAgainstUser = true
-                unprivilegedConnections[credentials.uid, default: 0] += 1
-            }
-            // A client that never sends a whole request must not hold its slot.
-            setInputDeadline(session, clock.now + limits.requestTimeout)
-            log.debug("client \(session.id) connected (pid \(credentials.map { String($0.pid) } ?? "?"), uid \(credentials.map { String($0.uid) } ?? "?"))")
-        }
-    }
-
-    /// Why a new client may not have a slot, or nil. Privileged peers may take every slot;
-    /// others share what is left after the reserved slots, at most `maxClientsPerUser` each,
-    /// so no local user can lock root or the control group out.
-    private func admissionRefusal(_ credentials: PeerCredentials?) -> String? {
-        if sessions.count >= limits.maxClients {
-            return "the daemon serves at most \(limits.maxClients) clients (maxClients); try again later"
-        }
-        guard !authorizer.isPrivileged(credentials) else { return nil }
-        let shared = limits.maxClients - limits.reservedClients
-        if sessions.count >= shared {
-            return "all \(shared) unreserved client slots are in use (the other \(limits.reservedClients) are kept for \(authorizer.privilegedDescription): reservedClients); try again later"
-        }
-        guard let credentials else { return "the daemon cannot tell who you are (SO_PEERCRED failed)" }
-        let held = unprivilegedConnections[credentials.uid] ?? 0
-        if held >= limits.maxClientsPerUser {
-            return "uid \(credentials.uid) already has \(held) connections; each user may hold \(limits.maxClientsPerUser) (maxClientsPerUser)"
-        }
-        return nil
     }
 
     // MARK: Reading
 
-    private func service(_ session: ClientSession, _ readiness: EventLoop.Readiness) {
+    func service(_ session: ClientSession, _ readiness: EventLoop.Readiness) {
         if readiness.writable { flush(session) }
         guard sessions[session.connection.descriptor.rawValue] === session else { return }
-        if readiness.readable || readiness.closed { readAvailable(session) }
+        if readiness.readable || (readiness.closed && !session.readPaused) { readAvailable(session) }
     }
 
     /// One receive buffer for all clients (the loop runs one handler at a time), so a read
     /// does not allocate and clear 16 KiB.
-    private var readBuffer = [UInt8](repeating: 0, count: 16 * 1024)
+    var readBuffer = [UInt8](repeating: 0, count: 16 * 1024)
 
-    private func readAvailable(_ session: ClientSession) {
-        while !session.closeAfterFlush {
+    func readAvailable(_ session: ClientSession) {
+        while !session.closeAfterFlush && !session.readPaused {
             let count: Int?
             do {
                 count = try readBuffer.withUnsafeMutableBytes { try session.connection.receive(into: $0) }
@@ -180,10 +138,13 @@ final class ControlServer {
         }
     }
 
-    private func processLines(_ session: ClientSession) {
+    /// Handles the whole lines read so far. Stops while the client's unread replies are over
+    /// `ClientSession.replyBackpressure`: a client that does not read cannot make the daemon
+    /// work or allocate for it; its requests wait in the socket until it catches up.
+    func processLines(_ session: ClientSession) {
         var start = session.input.startIndex
         defer { updateInputDeadline(session) }
-        while let newline = session.input[start...].firstIndex(of: UInt8(ascii: "\n")) {
+        while !session.isOverReplyBound, let newline = session.input[start...].firstIndex(of: UInt8(ascii: "\n")) {
             var line = session.input[start..<newline]
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
             start = newline + 1
@@ -192,6 +153,11 @@ final class ControlServer {
             if session.closeAfterFlush { break }
         }
         session.input.removeSubrange(..<start)
+        if session.isOverReplyBound && !session.closeAfterFlush && sessions[session.connection.descriptor.rawValue] === session {
+            session.readPaused = true
+            updateInterest(session)
+            return
+        }
         if session.input.count > WireProtocol.maximumLineBytes && !session.closeAfterFlush {
             // No newline within the limit: the stream cannot be resynchronised. Say why, then close.
             let failure = WireProtocol.Failure(code: .tooLarge, message: "request line longer than \(WireProtocol.maximumLineBytes) bytes; closing the connection")
@@ -203,102 +169,9 @@ final class ControlServer {
         }
     }
 
-    private func handleLine(_ line: ArraySlice<UInt8>, _ session: ClientSession) {
-        switch WireProtocol.parseRequest(line) {
-        case let .failure(failure):
-            logBadRequest(session, "sent a bad request: \(failure.code.rawValue)")
-            send(WireProtocol.reply(failure).jsonLine, to: session)
-        case let .success(request):
-            var newTopics: Set<Topic> = []
-            switch dispatch(request, session, newTopics: &newTopics) {
-            case let .success(.value(result))?: send(WireProtocol.reply(id: request.id, result: result).jsonLine, to: session)
-            case let .success(.encoded(result))?: send(WireProtocol.replyLine(id: request.id, result: result), to: session)
-            case let .failure(failure)?: send(WireProtocol.reply(failure).jsonLine, to: session)
-            case nil: break  // answered later by completeDeferred
-            }
-            // A new subscriber gets each topic's current value at once, then every change.
-            if !newTopics.isEmpty { sendCurrentValues(of: newTopics, to: session) }
-        }
-    }
-
-    /// Finds the method, asks the authorizer, then routes: the one place that answers "who may
-    /// do this?" for every request.
-    private func dispatch(_ request: WireProtocol.Request, _ session: ClientSession, newTopics: inout Set<Topic>) -> Result<Answer, WireProtocol.Failure>? {
-        guard let handler else {
-            return .failure(WireProtocol.Failure(id: request.id, code: .unavailable, message: "the daemon is shutting down"))
-        }
-        let method: Method
-        switch Method.named(request.method, id: request.id, simulate: handler.simulates) {
-        case let .success(found): method = found
-        case let .failure(failure):
-            logBadRequest(session, "called \(ClientText.quoted(request.method)): \(failure.code.rawValue)")
-            return .failure(failure)
-        }
-        guard authorizer.permits(method.access, session.credentials) else {
-            let who = session.credentials.map { "uid \($0.uid), pid \($0.pid)" } ?? "unknown peer"
-            if let line = session.logBudget.line("denied \(method.rawValue) to client \(session.id) (\(who)): \(authorizer.refusal(for: method))", now: clock.now) {
-                log.warning(line)
-            }
-            return .failure(WireProtocol.Failure(id: request.id, code: .forbidden, message: authorizer.refusal(for: method)))
-        }
-        switch method {
-        case .subscribe, .unsubscribe:
-            guard let topics = Self.topics(request) else {
-                return .failure(WireProtocol.Failure(id: request.id, code: .invalidParams, message: "params.topics: expected an array of topic names (\(Topic.allCases.map(\.rawValue).joined(separator: ", ")))"))
-            }
-            if method == .subscribe {
-                newTopics = topics.subtracting(session.subscriptions)
-                session.subscriptions.formUnion(topics)
-            } else {
-                session.subscriptions.subtract(topics)
-            }
-            return .success(.value(.object([
-                ("topics", .array(session.subscriptions.sorted().map { .string($0.rawValue) })),
-                ("seq", .int(handler.currentSeq)),
-            ])))
-        default:
-            return handler.handle(method, request, from: session)
-        }
-    }
-
-    /// Bad requests are logged at debug priority, within the client's log budget.
-    private func logBadRequest(_ session: ClientSession, _ text: String) {
-        if let line = session.logBudget.line("client \(session.id) \(text)", now: clock.now) { log.debug(line) }
-    }
-
-    /// `{"topics": ["directions", ...]}`; nil when malformed or naming an unknown topic.
-    static func topics(_ request: WireProtocol.Request) -> Set<Topic>? {
-        guard case let .array(names)? = request.params["topics"], !names.isEmpty else { return nil }
-        var topics: Set<Topic> = []
-        for name in names {
-            guard let text = name.stringValue, let topic = Topic(rawValue: text) else { return nil }
-            topics.insert(topic)
-        }
-        return topics
-    }
-
-    private func sendCurrentValues(of topics: Set<Topic>, to session: ClientSession) {
-        guard let handler, sessions[session.connection.descriptor.rawValue] === session else { return }
-        for topic in topics.sorted() {
-            let line = WireProtocol.eventLine(topic, seq: handler.currentSeq, data: handler.publishedValue(of: topic))
-            session.enqueueEvent(topic, seq: handler.currentSeq, line: line, now: clock.now)
-        }
-        flush(session)
-    }
-
-    /// Sends the reply to a request whose handler answered later. A client that left in the
-    /// meantime is simply gone: the reply is dropped.
-    func completeDeferred(sessionID: Int, requestID: JSONValue, result: Result<JSONValue, WireProtocol.Failure>) {
-        guard let session = sessions.values.first(where: { $0.id == sessionID }) else { return }
-        switch result {
-        case let .success(value): send(WireProtocol.reply(id: requestID, result: value).jsonLine, to: session)
-        case let .failure(failure): send(WireProtocol.reply(failure).jsonLine, to: session)
-        }
-    }
-
     // MARK: Writing
 
-    private func send(_ line: [UInt8], to session: ClientSession) {
+    func send(_ line: [UInt8], to session: ClientSession) {
         session.enqueueReply(line, now: clock.now)
         if session.pendingBytes > ClientSession.hardLimit {
             drop(session, reason: "more than \(ClientSession.hardLimit) bytes of replies unread")
@@ -317,103 +190,43 @@ final class ControlServer {
         }
     }
 
-    private func flush(_ session: ClientSession) {
+    func flush(_ session: ClientSession) {
         switch session.flush(now: clock.now) {
         case .drained:
             if session.closeAfterFlush {
                 drop(session, reason: nil)
                 return
             }
-            setWritableInterest(session, false)
+            session.watchingWritable = false
         case .pending:
-            setWritableInterest(session, true)
+            session.watchingWritable = true
             armStuckTimer()
         case let .failed(error):
             drop(session, reason: error.errno == .brokenPipe || error.errno == .connectionReset ? nil : "write failed: \(error)")
+            return
+        }
+        if session.readPaused && !session.isOverReplyBound {
+            // Caught up: handle the requests that waited, then read again.
+            session.readPaused = false
+            updateInterest(session)
+            processLines(session)
+        } else {
+            updateInterest(session)
         }
     }
 
-    private func setWritableInterest(_ session: ClientSession, _ writable: Bool) {
-        guard session.watchingWritable != writable else { return }
-        session.watchingWritable = writable
-        loop.modify(session.connection.descriptor, interest: writable ? [.readable, .writable] : .readable)
+    /// Watches for reading unless paused by backpressure, and for writing while output waits.
+    func updateInterest(_ session: ClientSession) {
+        var interest: EventLoop.Interest = session.readPaused ? [] : .readable
+        if session.watchingWritable { interest.insert(.writable) }
+        guard interest != session.interest else { return }
+        session.interest = interest
+        loop.modify(session.connection.descriptor, interest: interest)
     }
 
-    // MARK: Request deadlines
+    // MARK: Leaving
 
-    /// After reading: a client with half a line (or nothing yet) must finish it in time. The
-    /// deadline runs from connecting or from the first byte of a line, not from the latest
-    /// byte, so a byte a second does not keep a slot.
-    private func updateInputDeadline(_ session: ClientSession) {
-        guard sessions[session.connection.descriptor.rawValue] === session, !session.closeAfterFlush else { return }
-        if session.input.isEmpty {
-            session.inputDeadline = nil
-        } else if session.inputDeadline == nil || session.lineCompleted {
-            setInputDeadline(session, clock.now + limits.requestTimeout)
-        }
-        session.lineCompleted = false
-    }
-
-    private func setInputDeadline(_ session: ClientSession, _ deadline: ContinuousClock.Instant) {
-        session.inputDeadline = deadline
-        guard !deadlineTimerArmed else { return }
-        // Runs only while some client owes the rest of a request: an idle daemon never wakes.
-        deadlineTimerArmed = true
-        let period = min(limits.requestTimeout / 4, .seconds(1))
-        try? deadlineTimer.schedule(after: period, repeating: period)
-    }
-
-    private func closeLateClients() {
-        let now = clock.now
-        var anyPending = false
-        for session in Array(sessions.values) {
-            guard let deadline = session.inputDeadline, !session.closeAfterFlush else { continue }
-            guard now >= deadline else {
-                anyPending = true
-                continue
-            }
-            session.inputDeadline = nil
-            let what = session.hasSpoken ? "a request line was left unfinished" : "no request arrived"
-            let failure = WireProtocol.Failure(code: .timeout, message: "\(what) for \(limits.requestTimeout) (requestTimeoutSeconds); closing the connection")
-            session.input.removeAll()
-            session.closeAfterFlush = true
-            log.info("client \(session.id): \(what) for \(limits.requestTimeout); disconnecting")
-            send(WireProtocol.reply(failure).jsonLine, to: session)
-        }
-        if !anyPending {
-            deadlineTimer.cancel()
-            deadlineTimerArmed = false
-        }
-    }
-
-    // MARK: Stuck clients
-
-    /// The timer runs only while some client has unsent output, so an idle daemon never wakes.
-    private func armStuckTimer() {
-        guard !stuckTimerArmed else { return }
-        stuckTimerArmed = true
-        let period = min(limits.stuckTimeout, .seconds(5))
-        try? stuckTimer.schedule(after: period, repeating: period)
-    }
-
-    private func disconnectStuckClients() {
-        let now = clock.now
-        var anyPending = false
-        for session in Array(sessions.values) {
-            guard let since = session.waitingSince else { continue }
-            if now - since > limits.stuckTimeout {
-                drop(session, reason: "stopped reading for more than \(limits.stuckTimeout) with \(session.pendingBytes) bytes unsent")
-            } else {
-                anyPending = true
-            }
-        }
-        if !anyPending {
-            stuckTimer.cancel()
-            stuckTimerArmed = false
-        }
-    }
-
-    private func drop(_ session: ClientSession, reason: String?) {
+    func drop(_ session: ClientSession, reason: String?) {
         let fd = session.connection.descriptor.rawValue
         guard sessions[fd] === session else { return }
         sessions[fd] = nil
@@ -422,6 +235,7 @@ final class ControlServer {
         }
         loop.unregister(session.connection.descriptor)
         session.connection.close()
+        handler?.clientLeft(sessionID: session.id)
         if let reason {
             let pid = session.credentials.map { String($0.pid) } ?? "?"
             log.warning("client \(session.id) (pid \(pid)) disconnected: \(reason)")

@@ -133,9 +133,9 @@ final class Daemon: RequestHandling {
     }
 
     /// Replaces the rig (SIGHUP reload), carrying over pinning and screen rotations by id.
-    func replaceRig(_ newRig: Rig) {
+    func replaceRig(_ newRig: Rig, plan: VirtualCameraPlan) {
         let old = engine
-        engine = FoldEngine(rig: newRig)
+        engine = FoldEngine(rig: newRig, plan: plan)
         descriptors = mode == .simulate ? CameraDescriptor.simulated(newRig) : []
         for (index, display) in old.rig.displays.enumerated() {
             if let newIndex = newRig.displayIndex(display.id), old.state.screenRotations[index] != 0 {
@@ -157,6 +157,14 @@ final class Daemon: RequestHandling {
     }
 
     // MARK: Requests
+
+    func clientLeft(sessionID: Int) {
+        snapshots?.clientLeft(sessionID: sessionID)
+    }
+
+    func abandonPendingRequests() -> [(sessionID: Int, requestID: JSONValue)] {
+        snapshots?.abandonAll() ?? []
+    }
 
     /// Handles a request the server has authorized (see `Method.access`).
     func handle(_ method: Method, _ request: WireProtocol.Request, from session: ClientSession) -> Result<Answer, WireProtocol.Failure>? {

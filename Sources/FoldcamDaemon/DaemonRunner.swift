@@ -75,6 +75,7 @@ public final class DaemonRunner {
         let rig: Rig
         (config, rig) = try Self.loadConfiguration(options)
         log.threshold = Self.priority(config.logLevel)
+        try Self.ensureDescriptors(for: config, log: log)
 
         let loop = try EventLoop()
         let listener = try makeListener()
@@ -84,7 +85,7 @@ public final class DaemonRunner {
         daemon.server = server
         let snapshots = try SnapshotService()
         try loop.register(snapshots.completions.descriptor) { [unowned server] _ in
-            for completion in snapshots.completions.drain() {
+            for completion in snapshots.finished() {
                 server.completeDeferred(sessionID: completion.sessionID, requestID: completion.requestID, result: completion.result)
             }
         }
@@ -123,12 +124,17 @@ public final class DaemonRunner {
             watchdogTimer = timer
         }
 
+        let reloads = try ReloadWorker()
+        try loop.register(reloads.results.descriptor) { [unowned self] _ in
+            for result in reloads.collect() { self.finishReload(result, daemon: daemon, server: server, notifier: notifier) }
+            if reloads.takeAnother() { self.beginReload(reloads, notifier: notifier) }
+        }
         var exitCode: Int32 = 0
         try loop.register(signals.descriptor) { [unowned self] _ in
             for signal in signals.pending() {
                 switch signal {
                 case SIGHUP:
-                    self.reload(daemon: daemon, server: server, notifier: notifier)
+                    self.beginReload(reloads, notifier: notifier)
                 default:
                     self.log.notice("received \(signal == SIGTERM ? "SIGTERM" : "SIGINT"); stopping")
                     notifier.notify("STOPPING=1")
@@ -213,25 +219,50 @@ public final class DaemonRunner {
         return (Authorizer.Group(name: GroupLookup.name(of: id) ?? "gid \(id)", id: id), node)
     }
 
-    /// SIGHUP: re-read config and rig; on any error keep everything as it is. Clients stay.
-    private func reload(daemon: Daemon, server: ControlServer, notifier: SystemdNotifier) {
+    /// SIGHUP: re-read config and rig off the loop (`ReloadWorker`); on any error keep
+    /// everything as it is. Clients stay.
+    private func beginReload(_ reloads: ReloadWorker, notifier: SystemdNotifier) {
+        guard !reloads.isPreparing else { return reloads.requestAnother() }
         notifier.notify("RELOADING=1")
+        if !reloads.start(options) {
+            log.error("reload rejected: no thread to prepare it on; keeping the running configuration")
+            notifier.notify("READY=1")
+        }
+    }
+
+    /// Swaps a prepared reload in (on the loop: no I/O, no search), then READY=1.
+    private func finishReload(_ result: Result<ReloadWorker.Prepared, ReloadWorker.ReloadFailure>, daemon: Daemon, server: ControlServer, notifier: SystemdNotifier) {
         defer { notifier.notify("READY=1") }
         do {
-            let (newConfig, newRig) = try Self.loadConfiguration(options)
-            config = newConfig
-            log.threshold = Self.priority(newConfig.logLevel)
-            server.limits = limits(newConfig)
-            let cameraGroup = server.authorizer.cameraGroup
-            server.authorizer = authorizer(newConfig)
-            server.authorizer.cameraGroup = cameraGroup
-            daemon.replaceRig(newRig)
-            try hardware?.restart(config: newConfig, log: log)
-            log.notice("reloaded: rig \(newRig.id)")
-            notifier.notify("STATUS=reloaded, rig \(newRig.id)")
+            let prepared = try result.get()
+            try Self.ensureDescriptors(for: prepared.config, log: log)
+            config = prepared.config
+            log.threshold = Self.priority(prepared.config.logLevel)
+            server.limits = limits(prepared.config)
+            if let missing = prepared.missingGroup { log.warning("group \"\(missing)\" does not exist; only root and the daemon's user may change state or receive frames") }
+            server.authorizer.controlGroup = prepared.controlGroup
+            daemon.replaceRig(prepared.rig, plan: prepared.plan)
+            try hardware?.restart(config: prepared.config, log: log)
+            log.notice("reloaded: rig \(prepared.rig.id)")
+            notifier.notify("STATUS=reloaded, rig \(prepared.rig.id)")
         } catch {
             log.error("reload rejected, keeping the running configuration: \(error)")
         }
+    }
+
+    /// Descriptors the daemon needs besides its clients: devices, the loopback, epoll, timers,
+    /// mailboxes, the journal.
+    static let descriptorsBesidesClients: UInt64 = 64
+
+    /// Every client is a file descriptor: raise the soft RLIMIT_NOFILE to what `maxClients`
+    /// needs, or refuse the configuration when the hard limit is below it.
+    static func ensureDescriptors(for config: DaemonConfig, log: Log) throws {
+        let needed = UInt64(config.maxClients) + descriptorsBesidesClients
+        let limits = try OpenFileLimit.raiseSoftLimit(to: needed)
+        guard limits.soft >= needed else {
+            throw RigLoader.LoadError(description: "maxClients \(config.maxClients) needs \(needed) file descriptors, but the limit is \(limits.soft) (hard limit \(limits.hard)); lower maxClients to at most \(limits.hard > descriptorsBesidesClients ? limits.hard - descriptorsBesidesClients : 0) or raise LimitNOFILE= in the service")
+        }
+        log.debug("file descriptor limit \(limits.soft) (hard \(limits.hard)) for \(config.maxClients) clients")
     }
 
     static func priority(_ level: String) -> Log.Priority {

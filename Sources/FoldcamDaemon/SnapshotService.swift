@@ -3,6 +3,7 @@ import FoldcamCore
 import FoldcamPlatform
 import FoldcamVideo
 import Dispatch
+import Synchronization
 
 /// The `snapshot` method in simulate mode: the frame the virtual camera showed at a moment,
 /// upright and unmirrored, as PNG. Synthetic cameras are drawn on demand rather than streamed,
@@ -39,7 +40,17 @@ final class SnapshotService {
     /// How far back a snapshot may ask (DESIGN: a ring of 0.5 s).
     static let span: UInt64 = 500_000_000
 
+    /// Snapshots one client may have in progress, and all clients together; beyond them a
+    /// request gets `busy` at once instead of queueing work nobody bounded.
+    static let perClient = 2
+    static let total = 8
+
     private var history: [Showing] = []
+    /// Requests in progress, by client (event loop only).
+    private var inProgress: [Int: [JSONValue]] = [:]
+    private var inProgressCount = 0
+    /// Clients that left with snapshots in progress: the worker skips their jobs.
+    private let departed = DepartedClients()
     /// When the producer runs, snapshots come from its ring of written frames.
     var producer: VirtualCameraProducer?
     let completions: Mailbox<Completion>
@@ -63,6 +74,11 @@ final class SnapshotService {
 
     /// Starts a snapshot; the reply arrives later through `completions`.
     func start(_ request: WireProtocol.Request, params: Params, sessionID: Int, rig: Rig, plan: VirtualCameraPlan, now: UInt64) throws(WireProtocol.Failure) {
+        let mine = inProgress[sessionID]?.count ?? 0
+        if mine >= Self.perClient || inProgressCount >= Self.total {
+            let which = mine >= Self.perClient ? "you already have \(mine) snapshots in progress (at most \(Self.perClient) per client)" : "\(inProgressCount) snapshots are in progress (at most \(Self.total) at once)"
+            throw WireProtocol.Failure(id: request.id, code: .busy, message: "\(which); wait for a reply, then ask again")
+        }
         if request.params["path"] != nil {
             throw params.failure("params.path: the daemon writes no file a client names; the PNG comes back in the reply (\"png\", base64) — write it yourself (foldcamctl snapshot OUT.png does)")
         }
@@ -85,7 +101,12 @@ final class SnapshotService {
             let mirrored = producer.configuration.mirror
             let requestID = request.id
             let completions = self.completions
+            let departed = self.departed
+            began(sessionID: sessionID, requestID: requestID)
             queue.async {
+                if departed.ids.withLock({ $0.contains(sessionID) }) {
+                    return completions.post(Completion(sessionID: sessionID, requestID: requestID, result: .failure(WireProtocol.Failure(id: requestID, code: .stopped, message: "client left"))))
+                }
                 // Ring frames are upright; undo a configured mirror: snapshots are never mirrored.
                 let upright = mirrored ? FrameTransform.applied(.init(rotation: 0, mirror: true), to: frame) : frame
                 completions.post(Completion(sessionID: sessionID, requestID: requestID, result: Self.encode(upright, requestID: requestID, rotation: nil)))
@@ -103,7 +124,48 @@ final class SnapshotService {
             sensorRotation: rig.cameras[camera].sensorRotation, rotation: showing.rotation, mode: mode,
             timestamp: moment)
         let completions = self.completions
-        queue.async { completions.post(Completion(sessionID: job.sessionID, requestID: job.requestID, result: Self.render(job))) }
+        let departed = self.departed
+        began(sessionID: sessionID, requestID: request.id)
+        queue.async {
+            // A client that left no longer needs its frame drawn.
+            let gone = departed.ids.withLock { $0.contains(job.sessionID) }
+            let result = gone ? .failure(WireProtocol.Failure(id: job.requestID, code: .stopped, message: "client left")) : Self.render(job)
+            completions.post(Completion(sessionID: job.sessionID, requestID: job.requestID, result: result))
+        }
+    }
+
+    private func began(sessionID: Int, requestID: JSONValue) {
+        inProgress[sessionID, default: []].append(requestID)
+        inProgressCount += 1
+    }
+
+    /// The finished snapshots, to be answered (event loop only). A snapshot whose client left
+    /// is dropped here.
+    func finished() -> [Completion] {
+        var answers: [Completion] = []
+        for completion in completions.drain() {
+            guard var requests = inProgress[completion.sessionID], let index = requests.firstIndex(of: completion.requestID) else { continue }
+            requests.remove(at: index)
+            inProgressCount -= 1
+            inProgress[completion.sessionID] = requests.isEmpty ? nil : requests
+            if requests.isEmpty { departed.ids.withLock { _ = $0.remove(completion.sessionID) } }
+            answers.append(completion)
+        }
+        return answers
+    }
+
+    /// A client left: its snapshots still queued are skipped by the worker.
+    func clientLeft(sessionID: Int) {
+        guard inProgress[sessionID] != nil else { return }
+        departed.ids.withLock { _ = $0.insert(sessionID) }
+    }
+
+    /// At shutdown: every snapshot not yet answered, forgotten here (the caller answers them).
+    func abandonAll() -> [(sessionID: Int, requestID: JSONValue)] {
+        let all = inProgress.flatMap { entry in entry.value.map { (sessionID: entry.key, requestID: $0) } }
+        inProgress.removeAll()
+        inProgressCount = 0
+        return all
     }
 
     private static func render(_ job: Job) -> Result<JSONValue, WireProtocol.Failure> {
@@ -131,4 +193,9 @@ final class SnapshotService {
         members.append(("png", .string(Base64.encode(png))))
         return .success(.object(members))
     }
+}
+
+/// Ids of clients that left, shared with the snapshot worker.
+final class DepartedClients: Sendable {
+    let ids = Mutex<Set<Int>>([])
 }

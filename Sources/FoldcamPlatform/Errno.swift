@@ -21,6 +21,8 @@ public struct Errno: Error, Equatable, Hashable, Sendable, CustomStringConvertib
     public static let brokenPipe = Errno(rawValue: EPIPE)
     public static let connectionReset = Errno(rawValue: ECONNRESET)
     public static let permissionDenied = Errno(rawValue: EACCES)
+    public static let tooManyOpenFiles = Errno(rawValue: EMFILE)
+    public static let tooManyOpenFilesInSystem = Errno(rawValue: ENFILE)
     public static let notPermitted = Errno(rawValue: EPERM)
 
     public var description: String { String(cString: strerror(rawValue)) }

@@ -20,7 +20,8 @@ public struct SystemdNotifier: Sendable {
 
     public var isActive: Bool { socketPath != nil }
 
-    /// Sends one notification; failures are returned, not thrown: notification is best-effort.
+    /// Sends one notification; failures are returned, not thrown: notification is best-effort,
+    /// and it never waits (MSG_DONTWAIT) on a notify socket whose queue is full.
     @discardableResult
     public func notify(_ message: String) -> SystemCallError? {
         guard let socketPath else { return nil }
@@ -30,7 +31,7 @@ public struct SystemdNotifier: Sendable {
             let bytes = Array(message.utf8)
             try address.withSockaddr { (pointer, length) throws(SystemCallError) in
                 _ = try Syscall.check("sendto \(socketPath)") {
-                    bytes.withUnsafeBytes { sendto(fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL), pointer, length) }
+                    bytes.withUnsafeBytes { sendto(fd.rawValue, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT), pointer, length) }
                 }
             }
             return nil

@@ -40,6 +40,13 @@ public final class UnixConnection: @unchecked Sendable {
         return PeerCredentials(pid: credentials.pid, uid: credentials.uid, gid: credentials.gid, groups: Array(groups.prefix(count)))
     }
 
+    /// True when the peer has closed its end and left nothing unread; checked without reading
+    /// or blocking (a connect-and-close flood must not hold client slots).
+    public var peerHasClosed: Bool {
+        var byte: UInt8 = 0
+        return recv(descriptor.rawValue, &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0
+    }
+
     /// Reads what is available: nil when nothing is ready, 0 bytes at end of stream.
     public func receive(into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int? {
         do {

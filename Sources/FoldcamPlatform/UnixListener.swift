@@ -35,10 +35,25 @@ public final class UnixListener {
         guard status.st_mode & S_IFMT == S_IFSOCK else {
             throw SystemCallError("\(path) exists and is not a socket; remove it or choose another path", Errno(rawValue: EEXIST))
         }
-        if (try? UnixConnection.connect(path: path)) != nil {
+        if someoneListens(at: path) {
             throw SystemCallError("\(path): another process is listening (is foldcamd already running?)", .addressInUse)
         }
         try Syscall.unlink(path)
+    }
+
+    /// Whether a process listens at `path`, found without waiting: a non-blocking connect
+    /// succeeds, or fails with EAGAIN when that process's backlog is full (a stopped daemon
+    /// with a full backlog would hold a blocking connect forever). Only ECONNREFUSED and
+    /// ENOENT mean nobody is there.
+    static func someoneListens(at path: String) -> Bool {
+        guard let address = try? UnixSocketAddress(path),
+              let fd = try? FileDescriptor(owning: Syscall.socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_NONBLOCK.rawValue))) else { return false }
+        do {
+            try address.withSockaddr { (pointer, length) throws(SystemCallError) in try Syscall.connect(fd.rawValue, pointer, length) }
+            return true
+        } catch {
+            return error.errno != .connectionRefused && error.errno != .noEntry
+        }
     }
 
     /// The next pending connection, or nil when none is waiting.

@@ -1,0 +1,99 @@
+import FoldcamCore
+import FoldcamIO
+import FoldcamPlatform
+
+/// Requests: parse, find the method, authorize, route; subscriptions are answered here.
+extension ControlServer {
+    func handleLine(_ line: ArraySlice<UInt8>, _ session: ClientSession) {
+        switch WireProtocol.parseRequest(line) {
+        case let .failure(failure):
+            logBadRequest(session, "sent a bad request: \(failure.code.rawValue)")
+            send(WireProtocol.reply(failure).jsonLine, to: session)
+        case let .success(request):
+            var newTopics: Set<Topic> = []
+            switch dispatch(request, session, newTopics: &newTopics) {
+            case let .success(.value(result))?: send(WireProtocol.reply(id: request.id, result: result).jsonLine, to: session)
+            case let .success(.encoded(result))?: send(WireProtocol.replyLine(id: request.id, result: result), to: session)
+            case let .failure(failure)?: send(WireProtocol.reply(failure).jsonLine, to: session)
+            case nil: break  // answered later by completeDeferred
+            }
+            // A new subscriber gets each topic's current value at once, then every change.
+            if !newTopics.isEmpty { sendCurrentValues(of: newTopics, to: session) }
+        }
+    }
+
+    /// Finds the method, asks the authorizer, then routes: the one place that answers "who may
+    /// do this?" for every request.
+    func dispatch(_ request: WireProtocol.Request, _ session: ClientSession, newTopics: inout Set<Topic>) -> Result<Answer, WireProtocol.Failure>? {
+        guard let handler else {
+            return .failure(WireProtocol.Failure(id: request.id, code: .unavailable, message: "the daemon is shutting down"))
+        }
+        let method: Method
+        switch Method.named(request.method, id: request.id, simulate: handler.simulates) {
+        case let .success(found): method = found
+        case let .failure(failure):
+            logBadRequest(session, "called \(ClientText.quoted(request.method)): \(failure.code.rawValue)")
+            return .failure(failure)
+        }
+        guard authorizer.permits(method.access, session.credentials) else {
+            let who = session.credentials.map { "uid \($0.uid), pid \($0.pid)" } ?? "unknown peer"
+            if let line = session.logBudget.line("denied \(method.rawValue) to client \(session.id) (\(who)): \(authorizer.refusal(for: method))", now: clock.now) {
+                log.warning(line)
+            }
+            return .failure(WireProtocol.Failure(id: request.id, code: .forbidden, message: authorizer.refusal(for: method)))
+        }
+        switch method {
+        case .subscribe, .unsubscribe:
+            guard let topics = Self.topics(request) else {
+                return .failure(WireProtocol.Failure(id: request.id, code: .invalidParams, message: "params.topics: expected an array of topic names (\(Topic.allCases.map(\.rawValue).joined(separator: ", ")))"))
+            }
+            if method == .subscribe {
+                newTopics = topics.subtracting(session.subscriptions)
+                session.subscriptions.formUnion(topics)
+            } else {
+                session.subscriptions.subtract(topics)
+            }
+            return .success(.value(.object([
+                ("topics", .array(session.subscriptions.sorted().map { .string($0.rawValue) })),
+                ("seq", .int(handler.currentSeq)),
+            ])))
+        default:
+            return handler.handle(method, request, from: session)
+        }
+    }
+
+    /// Bad requests are logged at debug priority, within the client's log budget.
+    func logBadRequest(_ session: ClientSession, _ text: String) {
+        if let line = session.logBudget.line("client \(session.id) \(text)", now: clock.now) { log.debug(line) }
+    }
+
+    /// `{"topics": ["directions", ...]}`; nil when malformed or naming an unknown topic.
+    static func topics(_ request: WireProtocol.Request) -> Set<Topic>? {
+        guard case let .array(names)? = request.params["topics"], !names.isEmpty else { return nil }
+        var topics: Set<Topic> = []
+        for name in names {
+            guard let text = name.stringValue, let topic = Topic(rawValue: text) else { return nil }
+            topics.insert(topic)
+        }
+        return topics
+    }
+
+    func sendCurrentValues(of topics: Set<Topic>, to session: ClientSession) {
+        guard let handler, sessions[session.connection.descriptor.rawValue] === session else { return }
+        for topic in topics.sorted() {
+            let line = WireProtocol.eventLine(topic, seq: handler.currentSeq, data: handler.publishedValue(of: topic))
+            session.enqueueEvent(topic, seq: handler.currentSeq, line: line, now: clock.now)
+        }
+        flush(session)
+    }
+
+    /// Sends the reply to a request whose handler answered later. A client that left in the
+    /// meantime is simply gone: the reply is dropped.
+    func completeDeferred(sessionID: Int, requestID: JSONValue, result: Result<JSONValue, WireProtocol.Failure>) {
+        guard let session = sessions.values.first(where: { $0.id == sessionID }) else { return }
+        switch result {
+        case let .success(value): send(WireProtocol.reply(id: requestID, result: value).jsonLine, to: session)
+        case let .failure(failure): send(WireProtocol.reply(failure).jsonLine, to: session)
+        }
+    }
+}
