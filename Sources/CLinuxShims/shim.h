@@ -1,5 +1,5 @@
 // Linux interfaces the Swift Glibc module does not expose: epoll, eventfd, timerfd, signalfd, CPU
-// affinity and the peer-credential struct. Only declarations and prefixed constants; no code lives here.
+// affinity, mallopt and the peer-credential struct. Only declarations and prefixed constants; no code lives here.
 #ifndef FOLDCAM_CLINUXSHIMS_H
 #define FOLDCAM_CLINUXSHIMS_H
 
@@ -11,6 +11,11 @@
 #include <sys/un.h>
 #include <sys/types.h>
 #include <signal.h>
+#include <malloc.h>
+
+// mallopt and its parameters (malloc.h is not part of the Glibc module).
+static const int cfoldcam_M_MMAP_THRESHOLD = M_MMAP_THRESHOLD;
+static const int cfoldcam_M_TRIM_THRESHOLD = M_TRIM_THRESHOLD;
 
 // accept4 is declared only under _GNU_SOURCE; this is glibc's own prototype.
 int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);

@@ -23,6 +23,8 @@ final class ClientSession {
     var watchingWritable = false
     /// Not reading: the client's unread replies are over `replyBackpressure`.
     var readPaused = false
+    /// A turn to handle its remaining requests is queued.
+    var turnScheduled = false
     /// What the event loop watches this connection for.
     var interest: EventLoop.Interest = .readable
     /// When the client must have finished its request line: set at connect (a client that never

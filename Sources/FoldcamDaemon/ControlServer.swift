@@ -64,6 +64,8 @@ final class ControlServer {
     let stuckTimer: Timer
     var stuckTimerArmed = false
     let clock = ContinuousClock()
+    /// Clients with requests left over from their turn (`requestsPerTurn`), by descriptor.
+    let turns: Mailbox<Int32>
 
     init(loop: EventLoop, listener: UnixListener, limits: Limits, authorizer: Authorizer, log: Log) throws(SystemCallError) {
         self.loop = loop
@@ -74,6 +76,8 @@ final class ControlServer {
         stuckTimer = try Timer()
         deadlineTimer = try Timer()
         acceptPauseTimer = try Timer()
+        turns = try Mailbox()
+        try loop.register(turns.descriptor) { [unowned self] _ in self.takeTurns() }
         try loop.register(listener.descriptor) { [unowned self] _ in self.acceptPending() }
         try loop.register(acceptPauseTimer.descriptor) { [unowned self] _ in
             _ = self.acceptPauseTimer.acknowledge()
@@ -119,8 +123,18 @@ final class ControlServer {
     /// does not allocate and clear 16 KiB.
     var readBuffer = [UInt8](repeating: 0, count: 16 * 1024)
 
+    /// Requests one client may have handled before the others get a turn: a client that
+    /// pipelines thousands of requests shares the loop instead of holding it.
+    static let requestsPerTurn = 32
+
     func readAvailable(_ session: ClientSession) {
-        while !session.closeAfterFlush && !session.readPaused {
+        var budget = Self.requestsPerTurn
+        while !session.closeAfterFlush && !session.readPaused && sessions[session.connection.descriptor.rawValue] === session {
+            if session.input.contains(UInt8(ascii: "\n")) {
+                processLines(session, budget: &budget)
+                if budget == 0 { return scheduleTurn(session) }
+                if session.input.contains(UInt8(ascii: "\n")) { continue }
+            }
             let count: Int?
             do {
                 count = try readBuffer.withUnsafeMutableBytes { try session.connection.receive(into: $0) }
@@ -134,20 +148,37 @@ final class ControlServer {
                 return
             }
             session.input.append(contentsOf: readBuffer[..<count])
-            processLines(session)
+            processLines(session, budget: &budget)
+            if budget == 0 { return scheduleTurn(session) }
+        }
+    }
+
+    /// Comes back to a client with requests left once the loop has served everyone else.
+    func scheduleTurn(_ session: ClientSession) {
+        guard !session.turnScheduled else { return }
+        session.turnScheduled = true
+        turns.post(session.connection.descriptor.rawValue)
+    }
+
+    func takeTurns() {
+        for fd in turns.drain() {
+            guard let session = sessions[fd], session.turnScheduled else { continue }
+            session.turnScheduled = false
+            readAvailable(session)
         }
     }
 
     /// Handles the whole lines read so far. Stops while the client's unread replies are over
     /// `ClientSession.replyBackpressure`: a client that does not read cannot make the daemon
     /// work or allocate for it; its requests wait in the socket until it catches up.
-    func processLines(_ session: ClientSession) {
+    func processLines(_ session: ClientSession, budget: inout Int) {
         var start = session.input.startIndex
         defer { updateInputDeadline(session) }
-        while !session.isOverReplyBound, let newline = session.input[start...].firstIndex(of: UInt8(ascii: "\n")) {
+        while budget > 0 && !session.isOverReplyBound, let newline = session.input[start...].firstIndex(of: UInt8(ascii: "\n")) {
             var line = session.input[start..<newline]
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
             start = newline + 1
+            budget -= 1
             session.lineCompleted = true
             if !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { handleLine(line, session) }
             if session.closeAfterFlush { break }
@@ -206,10 +237,10 @@ final class ControlServer {
             return
         }
         if session.readPaused && !session.isOverReplyBound {
-            // Caught up: handle the requests that waited, then read again.
+            // Caught up: the requests that waited get their turn, then reading resumes.
             session.readPaused = false
             updateInterest(session)
-            processLines(session)
+            scheduleTurn(session)
         } else {
             updateInterest(session)
         }

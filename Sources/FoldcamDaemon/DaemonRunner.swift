@@ -61,6 +61,7 @@ public final class DaemonRunner {
 
     public func run() -> Int32 {
         SignalSource.ignoreBrokenPipe()
+        MemoryPolicy.returnLargeBlocksToSystem()
         do {
             return try serve()
         } catch {

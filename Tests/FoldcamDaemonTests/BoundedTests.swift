@@ -12,11 +12,12 @@ struct BoundedTests {
     static func pipelineUntilRefused(_ client: TestClient, limit: Int = 200_000) -> Int {
         let line = Array(#"{"id": 1, "method": "state"}"#.utf8) + [UInt8(ascii: "\n")]
         var sent = 0
-        // Batches of 64 requests; a batch that cannot be written within 3 s means the daemon
-        // has stopped reading (it answers a reading client in microseconds).
+        // Batches of 64 requests; a batch that cannot be written within 1 s means the daemon
+        // has stopped reading (it answers a reading client in microseconds). Stopping early on a
+        // loaded machine only makes the test send less, never pass wrongly.
         let batch = Array([[UInt8]](repeating: line, count: 64).joined())
         while sent < limit {
-            guard client.sendBytes(batch, timeout: .seconds(3)) else { break }
+            guard client.sendBytes(batch, timeout: .seconds(1)) else { break }
             sent += 64
         }
         return sent
