@@ -172,6 +172,11 @@ public final class DaemonRunner {
         hardware?.stop()
         watchdogTimer?.cancel()
         server.shutdown()
+        // Break the cycles between the loop's handlers and what they serve.
+        loop.removeAllHandlers()
+        daemon.onChange = nil
+        daemon.onManualHinge = nil
+        daemon.sweepControl = nil
         log.info("foldcamd stopped")
         return exitCode
     }
