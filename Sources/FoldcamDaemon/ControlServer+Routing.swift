@@ -42,6 +42,11 @@ extension ControlServer {
             }
             return .failure(WireProtocol.Failure(id: request.id, code: .forbidden, message: authorizer.refusal(for: method)))
         }
+        do {
+            try Params(request: request).refuse(allBut: method.parameterNames, withdrawn: method.withdrawnParameters)
+        } catch {
+            return .failure(error)
+        }
         switch method {
         case .subscribe, .unsubscribe:
             guard let topics = Self.topics(request) else {

@@ -253,6 +253,10 @@ final class Daemon: RequestHandling {
         case .simulateSwitch:
             let name = try params.string("switch")
             let state = try params.string("state")
+            let present = [("lid", rig.switches.lid != nil), ("tabletMode", rig.switches.tabletMode != nil)].filter(\.1).map(\.0)
+            if ["lid", "tabletMode"].contains(name) && !present.contains(name) {
+                throw params.failure("params.switch: rig \(rig.id) has no \(name) switch (\(present.isEmpty ? "it has no switches" : "its switches: " + present.joined(separator: ", ")))")
+            }
             switch (name, state) {
             case ("lid", "closed"), ("lid", "open"): apply(.lidSwitch(closed: state == "closed"))
             case ("tabletMode", "on"), ("tabletMode", "off"): apply(.tabletModeSwitch(on: state == "on"))

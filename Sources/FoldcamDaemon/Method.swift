@@ -35,6 +35,35 @@ enum Method: String, CaseIterable {
         }
     }
 
+    /// The params each method takes; any other name is refused with `invalidParams` naming the
+    /// nearest valid one (docs/protocol.md), so a typo never silently changes the meaning.
+    var parameterNames: [String] {
+        switch self {
+        case .hello, .devices, .state, .unpinView: return []
+        case .directions, .pinView: return ["display"]
+        case .subscribe, .unsubscribe: return ["topics"]
+        case .snapshot: return ["at"]
+        case .setScreenRotation: return ["display", "rotation"]
+        case .simulateHinge: return ["hinge", "angle"]
+        case .simulateSwitch: return ["switch", "state"]
+        case .simulateGravity: return ["vector"]
+        case .simulateAccelerometer: return ["accelerometer", "reading"]
+        case .simulatePlug, .simulateUnplug: return ["camera"]
+        case .simulateBusy: return ["camera", "busy"]
+        case .simulateSweep: return ["running"]
+        }
+    }
+
+    /// Params a method no longer takes, and what to do instead.
+    var withdrawnParameters: [String: String] {
+        switch self {
+        case .snapshot:
+            let why = "the daemon writes no file a client names; the PNG comes back in the reply (\"png\", base64) — write it yourself (foldcamctl snapshot OUT.png does)"
+            return ["path": why, "inline": why]
+        default: return [:]
+        }
+    }
+
     /// Methods that exist only in a daemon started with `--simulate`.
     var simulateOnly: Bool { rawValue.hasPrefix("simulate.") }
 

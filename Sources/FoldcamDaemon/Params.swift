@@ -40,10 +40,12 @@ struct Params {
         return Vector3(x, y, z)
     }
 
-    /// Refuses params other than `known`, naming the first stranger and the nearest valid name.
-    func refuseUnknown(_ known: [String]) throws(WireProtocol.Failure) {
+    /// Refuses params other than `known`, naming the first stranger and the nearest valid
+    /// name, or why a withdrawn one went.
+    func refuse(allBut known: [String], withdrawn: [String: String] = [:]) throws(WireProtocol.Failure) {
         guard case let .object(members) = request.params else { return }
         for (key, _) in members where !known.contains(key) {
+            if let why = withdrawn[key] { throw failure("params.\(key): \(why)") }
             let expected = known.isEmpty ? "this method takes no params" : "expected: \(known.joined(separator: ", "))"
             throw failure("params: unknown member \(ClientText.quoted(key))\(NearestName.hint(for: key, among: known)) (\(expected))")
         }

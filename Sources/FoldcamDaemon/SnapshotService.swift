@@ -79,10 +79,6 @@ final class SnapshotService {
             let which = mine >= Self.perClient ? "you already have \(mine) snapshots in progress (at most \(Self.perClient) per client)" : "\(inProgressCount) snapshots are in progress (at most \(Self.total) at once)"
             throw WireProtocol.Failure(id: request.id, code: .busy, message: "\(which); wait for a reply, then ask again")
         }
-        if request.params["path"] != nil {
-            throw params.failure("params.path: the daemon writes no file a client names; the PNG comes back in the reply (\"png\", base64) — write it yourself (foldcamctl snapshot OUT.png does)")
-        }
-        try params.refuseUnknown(["at"])
         var moment = now
         if let value = request.params["at"], value != .null {
             guard case let .int(at) = value, at >= 0 else {

@@ -141,3 +141,33 @@ struct ProtocolTests {
         #expect(client.pendingEvents.isEmpty)
     }
 }
+
+/// Strict params: a typo is refused with the nearest valid name instead of silently ignored.
+@Suite("foldcamd strict params")
+struct StrictParamsTests {
+    @Test("an unknown param name gets invalidParams naming it and the nearest valid one")
+    func unknownParamNames() throws {
+        let daemon = try RunningDaemon()
+        let client = try daemon.connect()
+        let typo = try client.call("directions", .params(("displya", .string("outer"))))
+        #expect(typo[path: "error", "code"] == .string("invalidParams"))
+        #expect(typo[path: "error", "message"]?.stringValue?.contains(#"unknown member "displya"; did you mean "display"?"#) == true, "\(typo)")
+        let none = try client.call("state", .params(("verbose", .bool(true))))
+        #expect(none[path: "error", "message"]?.stringValue?.contains("this method takes no params") == true, "\(none)")
+        let method = try client.call("directon")
+        #expect(method[path: "error", "code"] == .string("unknownMethod"))
+        #expect(method[path: "error", "message"]?.stringValue?.contains(#"did you mean "directions"?"#) == true, "\(method)")
+        #expect(try client.result("directions", .params(("display", .string("outer"))))["display"] == .string("outer"))
+    }
+
+    @Test("simulate.switch for a switch the rig lacks is refused, and nothing changes")
+    func missingSwitch() throws {
+        let daemon = try RunningDaemon()
+        let client = try daemon.connect()
+        let before = try client.result("state")
+        let reply = try client.call("simulate.switch", .params(("switch", .string("tabletMode")), ("state", .string("on"))))
+        #expect(reply[path: "error", "code"] == .string("invalidParams"))
+        #expect(reply[path: "error", "message"]?.stringValue?.contains("rig duo has no tabletMode switch") == true, "\(reply)")
+        #expect(try client.result("state")["seq"] == before["seq"])
+    }
+}

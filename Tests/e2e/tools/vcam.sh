@@ -30,6 +30,7 @@ vcam_start() {
  "sensorPollMilliseconds": 20}
 EOF
     rm -f "$VCAM_SOCKET"
+    VCAM_LOG_OFFSET=$(stat -c %s "$VCAM_LOG" 2> /dev/null || echo 0)
     echo "--- foldcamd started at $EPOCHREALTIME" >> "$VCAM_LOG"
     LD_PRELOAD=${VCAM_PRELOAD:-} "$FOLDCAM_BIN/foldcamd" --config "$VCAM_DIR/foldcam.json" --socket "$VCAM_SOCKET" \
         >> "$VCAM_DIR/foldcamd.out" 2>> "$VCAM_LOG" &
@@ -52,6 +53,12 @@ vcam_stop() {
     kill -9 "$VCAM_PID" 2> /dev/null
     wait "$VCAM_PID" 2> /dev/null
     VCAM_PID=
+    # A sanitizer build (FOLDCAM_E2E_SANITIZE) reports leaks at exit, errors when they happen.
+    local report='ERROR: [A-Za-z]*Sanitizer\|WARNING: ThreadSanitizer'
+    if tail -c +"$((${VCAM_LOG_OFFSET:-0} + 1))" "$VCAM_LOG" 2> /dev/null | grep -q "$report"; then
+        fail "${name:-virtual-camera}-sanitizer" "$(tail -c +"$((VCAM_LOG_OFFSET + 1))" "$VCAM_LOG" | grep -m1 "$report")"
+        tail -c +"$((VCAM_LOG_OFFSET + 1))" "$VCAM_LOG" | grep -A30 -m1 "$report" >&2
+    fi
 }
 
 # vcam_readiness: the daemon's readiness as "state" or "state/reason".
