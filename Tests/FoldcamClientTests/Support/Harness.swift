@@ -45,8 +45,10 @@ final class SimulatedDaemon: Sendable {
             executable: try Executables.path(of: "foldcamd"), arguments: ["--simulate", "--quiet", "--rig", rig, "--socket", socketPath],
             stdoutPath: directory.file("stdout.\(number)"), stderrPath: directory.file("stderr.\(number)"))
         process.withLock { $0 = child }
-        // Generous: CI machines run many test daemons at once on 2 cores.
-        let deadline = ContinuousClock.now + .seconds(60)
+        // Generous: CI machines run many test daemons at once on 2 cores, and under
+        // ThreadSanitizer (scripts/test-sanitizers) everything is 5-15x slower; the wait ends
+        // as soon as the daemon answers.
+        let deadline = ContinuousClock.now + .seconds(300)
         while ContinuousClock.now < deadline {
             if child.hasExited { throw HarnessError("foldcamd exited during start-up:\n\(child.stderr)") }
             if let connection = try? FoldcamConnection(path: socketPath) {
