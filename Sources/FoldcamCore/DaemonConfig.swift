@@ -16,6 +16,10 @@ public struct DaemonConfig: Sendable, Equatable {
     /// A client whose unread output has not moved for this long is disconnected.
     public var clientStuckSeconds: Int = 30
     public var logLevel: String = "info"
+    /// node_exporter's textfile directory: foldcam.prom is written there (off when nil).
+    public var metricsDirectory: String?
+    /// How often foldcam.prom is rewritten.
+    public var metricsIntervalSeconds: Int = 15
     /// The libinput seat whose switches (SW_LID, SW_TABLET_MODE) are read.
     public var seat: String = "seat0"
     /// The card label of the daemon's own v4l2loopback device: never inventoried as a camera.
@@ -48,7 +52,7 @@ public struct DaemonConfig: Sendable, Equatable {
         let root = JSONCursor(value: value, path: "", collector: collector)
         var config = DaemonConfig()
         if root.isObject() {
-            root.checkKeys(["rig", "group", "maxClients", "maxClientsPerUser", "reservedClients", "requestTimeoutSeconds", "clientStuckSeconds", "logLevel", "seat", "loopbackLabel", "loopbackDevice", "sensorPollMilliseconds", "cameraMode"])
+            root.checkKeys(["rig", "group", "maxClients", "maxClientsPerUser", "reservedClients", "requestTimeoutSeconds", "metricsDirectory", "metricsIntervalSeconds", "clientStuckSeconds", "logLevel", "seat", "loopbackLabel", "loopbackDevice", "sensorPollMilliseconds", "cameraMode"])
             if let cursor = root.field("cameraMode"), let text = cursor.string() {
                 if let mode = CameraMode(rawValue: text) { config.cameraMode = mode } else { collector.add(cursor.path, "unknown mode \"\(text)\" (expected one of: virtual, individual)") }
             }
@@ -71,6 +75,12 @@ public struct DaemonConfig: Sendable, Equatable {
             }
             if let cursor = root.field("requestTimeoutSeconds"), let seconds = cursor.integer() {
                 if (1...3600).contains(seconds) { config.requestTimeoutSeconds = seconds } else { collector.add(cursor.path, "\(seconds) is out of range (1 to 3600)") }
+            }
+            if let cursor = root.field("metricsDirectory"), let directory = cursor.string() {
+                if directory.hasPrefix("/") { config.metricsDirectory = directory } else { collector.add(cursor.path, "\"\(directory)\" is not an absolute path (Debian's node_exporter reads /var/lib/prometheus/node-exporter)") }
+            }
+            if let cursor = root.field("metricsIntervalSeconds"), let seconds = cursor.integer() {
+                if (1...3600).contains(seconds) { config.metricsIntervalSeconds = seconds } else { collector.add(cursor.path, "\(seconds) is out of range (1 to 3600)") }
             }
             if let cursor = root.field("clientStuckSeconds"), let seconds = cursor.integer() {
                 if (1...3600).contains(seconds) { config.clientStuckSeconds = seconds } else { collector.add(cursor.path, "\(seconds) is out of range (1 to 3600)") }

@@ -25,7 +25,8 @@ extension ControlServer {
                 continue
             }
             let credentials = try? connection.peerCredentials()
-            if let refusal = admissionRefusal(credentials) {
+            if let (reason, refusal) = admissionRefusal(credentials) {
+                metrics.refused(reason)
                 let failure = WireProtocol.Failure(code: .tooManyClients, message: refusal)
                 _ = WireProtocol.reply(failure).jsonLine.withUnsafeBytes { try? connection.send($0) }
                 let who = credentials.map { "uid \($0.uid), pid \($0.pid)" } ?? "unknown peer"
@@ -62,19 +63,19 @@ extension ControlServer {
     /// Why a new client may not have a slot, or nil. Privileged peers may take every slot;
     /// others share what is left after the reserved slots, at most `maxClientsPerUser` each,
     /// so no local user can lock root or the control group out.
-    func admissionRefusal(_ credentials: PeerCredentials?) -> String? {
+    func admissionRefusal(_ credentials: PeerCredentials?) -> (DaemonMetrics.RefusalReason, String)? {
         if sessions.count >= limits.maxClients {
-            return "the daemon serves at most \(limits.maxClients) clients (maxClients); try again later"
+            return (.maxClients, "the daemon serves at most \(limits.maxClients) clients (maxClients); try again later")
         }
         guard !authorizer.isPrivileged(credentials) else { return nil }
         let shared = limits.maxClients - limits.reservedClients
         if sessions.count >= shared {
-            return "all \(shared) unreserved client slots are in use (the other \(limits.reservedClients) are kept for \(authorizer.privilegedDescription): reservedClients); try again later"
+            return (.reservedClients, "all \(shared) unreserved client slots are in use (the other \(limits.reservedClients) are kept for \(authorizer.privilegedDescription): reservedClients); try again later")
         }
-        guard let credentials else { return "the daemon cannot tell who you are (SO_PEERCRED failed)" }
+        guard let credentials else { return (.unidentified, "the daemon cannot tell who you are (SO_PEERCRED failed)") }
         let held = unprivilegedConnections[credentials.uid] ?? 0
         if held >= limits.maxClientsPerUser {
-            return "uid \(credentials.uid) already has \(held) connections; each user may hold \(limits.maxClientsPerUser) (maxClientsPerUser)"
+            return (.maxClientsPerUser, "uid \(credentials.uid) already has \(held) connections; each user may hold \(limits.maxClientsPerUser) (maxClientsPerUser)")
         }
         return nil
     }

@@ -44,6 +44,7 @@ extension ControlServer {
             let failure = WireProtocol.Failure(code: .timeout, message: "\(what) for \(limits.requestTimeout) (requestTimeoutSeconds); closing the connection")
             session.input.removeAll()
             session.closeAfterFlush = true
+            metrics.disconnected(.requestTimeout)
             log.info("client \(session.id): \(what) for \(limits.requestTimeout); disconnecting")
             send(WireProtocol.reply(failure).jsonLine, to: session)
         }
@@ -69,6 +70,7 @@ extension ControlServer {
         for session in Array(sessions.values) {
             guard let since = session.waitingSince else { continue }
             if now - since > limits.stuckTimeout {
+                metrics.disconnected(.stuck)
                 drop(session, reason: "stopped reading for more than \(limits.stuckTimeout) with \(session.pendingBytes) bytes unsent")
             } else {
                 anyPending = true

@@ -8,10 +8,17 @@ extension ControlServer {
         switch WireProtocol.parseRequest(line) {
         case let .failure(failure):
             logBadRequest(session, "sent a bad request: \(failure.code.rawValue)")
+            metrics.request("invalid", result: failure.code.rawValue)
             send(WireProtocol.reply(failure).jsonLine, to: session)
         case let .success(request):
             var newTopics: Set<Topic> = []
-            switch dispatch(request, session, newTopics: &newTopics) {
+            let answer = dispatch(request, session, newTopics: &newTopics)
+            if let answer {
+                // Labels from the method list only: a client's made-up name counts as "unknown".
+                let method = Method(rawValue: request.method)?.rawValue ?? "unknown"
+                metrics.request(method, result: answer.failureCode ?? "ok")
+            }
+            switch answer {
             case let .success(.value(result))?: send(WireProtocol.reply(id: request.id, result: result).jsonLine, to: session)
             case let .success(.encoded(result))?: send(WireProtocol.replyLine(id: request.id, result: result), to: session)
             case let .failure(failure)?: send(WireProtocol.reply(failure).jsonLine, to: session)
@@ -100,5 +107,13 @@ extension ControlServer {
         case let .success(value): send(WireProtocol.reply(id: requestID, result: value).jsonLine, to: session)
         case let .failure(failure): send(WireProtocol.reply(failure).jsonLine, to: session)
         }
+    }
+}
+
+extension Result where Failure == WireProtocol.Failure {
+    /// The error code of a failure, nil for a success (the `result` label of the metrics).
+    var failureCode: String? {
+        if case let .failure(failure) = self { return failure.code.rawValue }
+        return nil
     }
 }

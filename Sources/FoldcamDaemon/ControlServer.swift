@@ -49,6 +49,8 @@ final class ControlServer {
     var limits: Limits
     weak var handler: RequestHandling?
     var authorizer: Authorizer
+    /// Counters for operators (docs/metrics.md), shared with the daemon.
+    let metrics: DaemonMetrics
     var sessions: [Int32: ClientSession] = [:]
     /// Open connections of each unprivileged uid.
     var unprivilegedConnections: [UInt32: Int] = [:]
@@ -67,7 +69,8 @@ final class ControlServer {
     /// Clients with requests left over from their turn (`requestsPerTurn`), by descriptor.
     let turns: Mailbox<Int32>
 
-    init(loop: EventLoop, listener: UnixListener, limits: Limits, authorizer: Authorizer, log: Log) throws(SystemCallError) {
+    init(loop: EventLoop, listener: UnixListener, limits: Limits, authorizer: Authorizer, metrics: DaemonMetrics, log: Log) throws(SystemCallError) {
+        self.metrics = metrics
         self.loop = loop
         self.listener = listener
         self.limits = limits
@@ -195,6 +198,7 @@ final class ControlServer {
             send(WireProtocol.reply(failure).jsonLine, to: session)
             session.input.removeAll()
             session.closeAfterFlush = true
+            metrics.disconnected(.lineTooLong)
             log.warning("client \(session.id): request line over \(WireProtocol.maximumLineBytes) bytes; disconnecting")
             flush(session)
         }
@@ -205,6 +209,7 @@ final class ControlServer {
     func send(_ line: [UInt8], to session: ClientSession) {
         session.enqueueReply(line, now: clock.now)
         if session.pendingBytes > ClientSession.hardLimit {
+            metrics.disconnected(.repliesUnread)
             drop(session, reason: "more than \(ClientSession.hardLimit) bytes of replies unread")
             return
         }

@@ -14,6 +14,7 @@ final class Daemon: RequestHandling {
     /// Each topic's value as last sent, encoded once: events and `directions` replies splice it.
     private var published: [Topic: EncodedJSON] = [:]
     let log: Log
+    let metrics: DaemonMetrics
     weak var server: ControlServer?
     /// Snapshots of what the virtual camera shows (nil when it does not run).
     var snapshots: SnapshotService? {
@@ -21,14 +22,17 @@ final class Daemon: RequestHandling {
     }
     /// Called after every applied input that changed something (the simulator prints these).
     var onChange: ((FoldState, StateChange) -> Void)?
+    /// The metrics text (`metrics` method; set by the runner, which sees every part).
+    var metricsText: (() -> String)?
     /// Called when a client takes over the simulated hinge (stops the demo sweep).
     var onManualHinge: (() -> Void)?
     var sweepControl: ((Bool) -> Bool)?
 
     static let version = "0.1.0"
 
-    init(mode: Mode, rig: Rig, log: Log) {
+    init(mode: Mode, rig: Rig, metrics: DaemonMetrics, log: Log) {
         self.mode = mode
+        self.metrics = metrics
         engine = FoldEngine(rig: rig)
         // Hardware mode starts empty: the device layer's first inventory fills it before READY=1.
         descriptors = mode == .simulate ? CameraDescriptor.simulated(rig) : []
@@ -86,7 +90,9 @@ final class Daemon: RequestHandling {
     func apply(_ event: InputEvent) {
         let update = engine.apply(event)
         for warning in update.warnings { log.warning(warning) }
+        metrics.readingsRejected(update.warnings.count)
         guard !update.change.isEmpty else { return }
+        if update.change.virtualCameraSource { metrics.switched(DaemonMetrics.cause(of: event)) }
         recordShowing()
         virtualCamera?.update(engine: engine)
         individual?.update(state: engine.state, rig: rig, descriptors: descriptors)
@@ -150,6 +156,9 @@ final class Daemon: RequestHandling {
                 _ = engine.apply(.hingeAngle(hinge: newIndex, degrees: old.state.hingeAngles[index]))
             }
         }
+        if old.state.virtualCamera.source.map({ old.rig.cameras[$0].id }) != engine.state.virtualCamera.source.map({ newRig.cameras[$0].id }) {
+            metrics.switched(.reload)
+        }
         recordShowing()
         virtualCamera?.update(engine: engine)
         publish(candidates: Topic.allCases)
@@ -197,6 +206,8 @@ final class Daemon: RequestHandling {
             ]))
         case .devices:
             return .value(currentValue(of: .devices))
+        case .metrics:
+            return .value(.object([("text", .string(metricsText?() ?? ""))]))
         case .state:
             guard case var .object(members) = StateEncoder.encode(engine.state, rig: rig, plan: engine.plan) else { return .value(.null) }
             members.insert(("rig", .string(rig.id)), at: 0)

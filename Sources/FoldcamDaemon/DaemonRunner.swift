@@ -80,8 +80,10 @@ public final class DaemonRunner {
 
         let loop = try EventLoop()
         let listener = try makeListener()
-        let server = try ControlServer(loop: loop, listener: listener, limits: limits(config), authorizer: authorizer(config), log: log)
-        let daemon = Daemon(mode: options.simulate ? .simulate : .hardware, rig: rig, log: log)
+        let metrics = DaemonMetrics()
+        let startTime = WallClock.seconds
+        let server = try ControlServer(loop: loop, listener: listener, limits: limits(config), authorizer: authorizer(config), metrics: metrics, log: log)
+        let daemon = Daemon(mode: options.simulate ? .simulate : .hardware, rig: rig, metrics: metrics, log: log)
         server.handler = daemon
         daemon.server = server
         let snapshots = try SnapshotService()
@@ -162,6 +164,16 @@ public final class DaemonRunner {
             server.authorizer.cameraGroup = producer.flatMap { $0.configuration.outputNode }.flatMap { Self.cameraGroup(of: $0) }
         }
 
+        let report = { [unowned daemon, unowned server] (lastWrite: Double?) in
+            MetricsReport.text(.init(daemon: daemon, clients: server.clientCount, metrics: metrics, producer: producer?.stats, startTime: startTime, lastWriteSeconds: lastWrite))
+        }
+        daemon.metricsText = { report(nil) }
+        var exporter: MetricsExporter?
+        if let directory = config.metricsDirectory {
+            exporter = try MetricsExporter(directory: directory, interval: .seconds(config.metricsIntervalSeconds), loop: loop, log: log, report: report)
+            log.info("metrics: writing \(directory)/\(MetricsExporter.fileName) every \(config.metricsIntervalSeconds) s")
+        }
+
         let socketDescription = listener.ownedPath ?? "the socket passed by systemd"
         log.info("foldcamd \(Daemon.version) serving \(socketDescription): rig \(rig.id), \(daemon.mode.rawValue) mode, \(rig.cameras.count) cameras")
         notifier.notify("READY=1\nSTATUS=serving \(socketDescription), rig \(rig.id) (\(daemon.mode.rawValue))")
@@ -171,12 +183,15 @@ public final class DaemonRunner {
         producer?.send(.stop)
         hardware?.stop()
         watchdogTimer?.cancel()
+        exporter?.write()
+        exporter?.stop()
         server.shutdown()
         // Break the cycles between the loop's handlers and what they serve.
         loop.removeAllHandlers()
         daemon.onChange = nil
         daemon.onManualHinge = nil
         daemon.sweepControl = nil
+        daemon.metricsText = nil
         log.info("foldcamd stopped")
         return exitCode
     }
@@ -238,6 +253,7 @@ public final class DaemonRunner {
 
     /// Swaps a prepared reload in (on the loop: no I/O, no search), then READY=1.
     private func finishReload(_ result: Result<ReloadWorker.Prepared, ReloadWorker.ReloadFailure>, daemon: Daemon, server: ControlServer, notifier: SystemdNotifier) {
+        let metrics = daemon.metrics
         defer { notifier.notify("READY=1") }
         do {
             let prepared = try result.get()
@@ -249,9 +265,11 @@ public final class DaemonRunner {
             server.authorizer.controlGroup = prepared.controlGroup
             daemon.replaceRig(prepared.rig, plan: prepared.plan)
             try hardware?.restart(config: prepared.config, log: log)
+            metrics.reloaded(ok: true)
             log.notice("reloaded: rig \(prepared.rig.id)")
             notifier.notify("STATUS=reloaded, rig \(prepared.rig.id)")
         } catch {
+            metrics.reloaded(ok: false)
             log.error("reload rejected, keeping the running configuration: \(error)")
         }
     }

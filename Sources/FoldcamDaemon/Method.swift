@@ -3,7 +3,7 @@ import FoldcamCore
 /// Every request method the daemon answers. Routing, `hello`'s method list, the authorizer's
 /// access classes and the table in docs/security.md all come from this one list.
 enum Method: String, CaseIterable {
-    case hello, devices, state, directions, subscribe, unsubscribe
+    case hello, devices, state, directions, subscribe, unsubscribe, metrics
     case snapshot
     case pinView, unpinView, setScreenRotation
     case simulateHinge = "simulate.hinge"
@@ -27,7 +27,7 @@ enum Method: String, CaseIterable {
 
     var access: Access {
         switch self {
-        case .hello, .devices, .state, .directions, .subscribe, .unsubscribe: return .read
+        case .hello, .devices, .state, .directions, .subscribe, .unsubscribe, .metrics: return .read
         case .snapshot: return .frames
         case .pinView, .unpinView, .setScreenRotation: return .control
         case .simulateHinge, .simulateSwitch, .simulateGravity, .simulateAccelerometer, .simulatePlug,
@@ -39,7 +39,7 @@ enum Method: String, CaseIterable {
     /// nearest valid one (docs/protocol.md), so a typo never silently changes the meaning.
     var parameterNames: [String] {
         switch self {
-        case .hello, .devices, .state, .unpinView: return []
+        case .hello, .devices, .state, .unpinView, .metrics: return []
         case .directions, .pinView: return ["display"]
         case .subscribe, .unsubscribe: return ["topics"]
         case .snapshot: return ["at"]

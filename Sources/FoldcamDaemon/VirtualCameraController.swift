@@ -16,6 +16,8 @@ final class VirtualCameraController {
     var sourceOf: (String) -> VirtualCameraProducer.Source?
     /// Called when readiness may have changed.
     var onReadinessChange: (() -> Void)?
+    /// Opens, failures and switch times for operators (docs/metrics.md).
+    var metrics: DaemonMetrics?
     private var rotations: [String: Int] = [:]
     /// How far ahead of a moving hinge to look for a coming switch (pre-warm), degrees.
     var prewarmWindow: Double = 10
@@ -92,6 +94,7 @@ final class VirtualCameraController {
             perform(switcher.firstFrame(from: camera))
         case let .failed(camera, reason, message):
             log.warning("virtual camera: \(camera) failed (\(reason.rawValue)): \(message)")
+            metrics?.cameraOpenFailed(camera)
             perform(switcher.failed(camera, reason: reason))
         case let .outputFailed(message):
             log.error("virtual camera output: \(message)")
@@ -107,10 +110,12 @@ final class VirtualCameraController {
             case let .open(camera):
                 log.debug("virtual camera: opening \(camera)\(camera == switcher.warming ? " ahead of a likely switch (pre-warm)" : "")")
                 timing.opened(camera, at: MonotonicClock.nanoseconds)
+                metrics?.cameraOpened(camera)
                 if let source = sourceOf(camera) {
                     producer.send(.open(camera: camera, source: source))
                 } else {
                     // No device for it right now: same as a failed open; try the next.
+                    metrics?.cameraOpenFailed(camera)
                     perform(switcher.failed(camera, reason: .unplugged))
                 }
             case let .close(camera):
@@ -118,7 +123,9 @@ final class VirtualCameraController {
                 producer.send(.close(camera: camera))
             case let .feed(camera):
                 producer.send(.feed(camera: camera, rotation: rotations[camera] ?? 0))
-                log.info("virtual camera now shows \(camera)\(timing.fed(camera, at: MonotonicClock.nanoseconds).map(Self.describe) ?? "")")
+                let report = timing.fed(camera, at: MonotonicClock.nanoseconds)
+                if let report { metrics?.switchFed(afterSeconds: Double(report.decisionToFeed) / 1e9) }
+                log.info("virtual camera now shows \(camera)\(report.map(Self.describe) ?? "")")
             case .feedUnavailable:
                 producer.send(.feedUnavailable)
                 log.notice("virtual camera: no camera available; showing the 'camera unavailable' frame")

@@ -32,6 +32,7 @@ enum VirtualCameraSetup {
             return daemon.descriptors.first { $0.rigCamera == camera }?.node.map { .device(node: $0) }
         }
         controller.onReadinessChange = { [unowned daemon] in daemon.publish(candidates: [.readiness]) }
+        controller.metrics = daemon.metrics
         try loop.register(producer.events.descriptor) { [unowned controller] _ in
             for event in producer.events.drain() { controller.handle(event) }
         }

@@ -116,3 +116,13 @@ public enum MonotonicClock {
         return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 }
+
+/// CLOCK_REALTIME in seconds: for the few values people compare with calendar time (the
+/// daemon's start time in its metrics).
+public enum WallClock {
+    public static var seconds: Double {
+        var now = timespec()
+        clock_gettime(CLOCK_REALTIME, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+    }
+}

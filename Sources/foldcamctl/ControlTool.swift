@@ -19,6 +19,7 @@ enum ControlTool {
           rotation D DEG                  tell the daemon D's UI is rotated DEG (0, 90, 180, 270)
           snapshot [--at NS] OUT.png      the virtual camera's frame nearest CLOCK_MONOTONIC time NS
                                           (default now; kept 0.5 s), upright and unmirrored
+          metrics                         the daemon's metrics (Prometheus text, as in foldcam.prom)
           sim hinge ID DEG                simulated daemon only: set a hinge angle
           sim switch lid closed|open      ... the lid switch
           sim switch tabletMode on|off    ... the tablet-mode switch
@@ -79,6 +80,8 @@ enum ControlTool {
                 try await RotationCommand.run(&arguments, daemon)
             } else if arguments.takeSubcommand("snapshot") {
                 try await SnapshotCommand.run(&arguments, daemon)
+            } else if arguments.takeSubcommand("metrics") {
+                try await MetricsCommand.run(&arguments, daemon)
             } else if arguments.takeSubcommand("sim") {
                 try await SimCommand.run(&arguments, daemon)
             } else {

@@ -1,0 +1,53 @@
+import FoldcamCore
+import FoldcamIO
+import FoldcamPlatform
+
+/// Writes `foldcam.prom` into node_exporter's textfile directory every `interval`, atomically
+/// (docs/metrics.md). Off unless `metricsDirectory` is configured: only then does the daemon
+/// wake periodically for it.
+final class MetricsExporter {
+    static let fileName = "foldcam.prom"
+
+    let directory: String
+    private let timer: Timer
+    private let loop: EventLoop
+    private let log: Log
+    private let report: (Double?) -> String
+    private var lastWriteSeconds: Double?
+    private var failureLogBudget = LogBudget(burst: 1, window: .seconds(300))
+    private let clock = ContinuousClock()
+
+    /// `report` renders the text; it is given the previous write's duration.
+    init(directory: String, interval: Duration, loop: EventLoop, log: Log, report: @escaping (Double?) -> String) throws(SystemCallError) {
+        self.directory = directory
+        self.loop = loop
+        self.log = log
+        self.report = report
+        timer = try Timer()
+        try loop.register(timer.descriptor) { [unowned self] _ in
+            _ = self.timer.acknowledge()
+            self.write()
+        }
+        try timer.schedule(after: .milliseconds(1), repeating: interval)
+    }
+
+    /// Writes the file now (also at start and at shutdown, so it never lags far behind).
+    func write() {
+        let started = clock.now
+        let text = report(lastWriteSeconds)
+        do {
+            try FileContents.replaceAtomically(Array(text.utf8), directory: directory, name: Self.fileName)
+            let (seconds, attoseconds) = (clock.now - started).components
+            lastWriteSeconds = Double(seconds) + Double(attoseconds) / 1e18
+        } catch {
+            if let line = failureLogBudget.line("cannot write \(directory)/\(Self.fileName): \(error) (check metricsDirectory and its permissions)", now: clock.now) {
+                log.warning(line)
+            }
+        }
+    }
+
+    func stop() {
+        timer.cancel()
+        loop.unregister(timer.descriptor)
+    }
+}
