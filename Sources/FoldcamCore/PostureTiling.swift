@@ -52,25 +52,34 @@ struct PostureTiling {
         (0..<hingeCount).allSatisfy { starts[a][$0] < ends[b][$0] && starts[b][$0] < ends[a][$0] }
     }
 
-    /// Every overlapping pair (lower index first), sorted. A sweep along the first hinge
-    /// compares only postures whose ranges there meet.
-    func overlappingPairs() -> [(Int, Int)] {
-        let count = starts.count
+    /// How many pairs of postures overlap, and the first `limit` of them in index order (lower
+    /// index first). A sweep along the first hinge compares only postures whose ranges there
+    /// meet; only `limit` pairs are ever kept, however many overlap.
+    func overlaps(keeping limit: Int) -> (first: [(Int, Int)], count: Int) {
+        var kept: [(Int, Int)] = []
+        var count = 0
+        func found(_ a: Int, _ b: Int) {
+            count += 1
+            let pair = (min(a, b), max(a, b))
+            if kept.count == limit, let last = kept.last, !(pair < last) { return }
+            let position = kept.firstIndex { pair < $0 } ?? kept.count
+            kept.insert(pair, at: position)
+            if kept.count > limit { kept.removeLast() }
+        }
+        let postures = starts.count
         guard hingeCount > 0 else {
             // Without hinges every posture is the whole (single-point) space.
-            return (0..<count).flatMap { first in (first + 1..<count).map { (first, $0) } }
+            for first in 0..<postures { for second in first + 1..<postures { found(first, second) } }
+            return (kept, count)
         }
-        let order = (0..<count).sorted { (starts[$0][0], $0) < (starts[$1][0], $1) }
+        let order = (0..<postures).sorted { (starts[$0][0], $0) < (starts[$1][0], $1) }
         var active: [Int] = []
-        var pairs: [(Int, Int)] = []
         for posture in order {
             active.removeAll { ends[$0][0] <= starts[posture][0] }
-            for other in active where overlap(posture, other) {
-                pairs.append((min(posture, other), max(posture, other)))
-            }
+            for other in active where overlap(posture, other) { found(posture, other) }
             active.append(posture)
         }
-        return pairs.sorted { $0 < $1 }
+        return (kept, count)
     }
 
     /// Cells of the hinges from `hinge` on covered by one posture.

@@ -28,15 +28,15 @@ enum RigValidator {
     /// for only among postures that do not overlap (the exact count needs disjoint postures).
     private static func validatePostureTiling(_ rig: Rig, _ collector: ErrorCollector) {
         let tiling = PostureTiling(rig)
-        let pairs = tiling.overlappingPairs()
-        for (first, second) in pairs.prefix(maximumOverlapsReported) {
+        let (pairs, count) = tiling.overlaps(keeping: maximumOverlapsReported)
+        for (first, second) in pairs {
             collector.add("postures[\(second)].ranges",
                 "posture \"\(rig.postures[second].id)\" overlaps posture \"\(rig.postures[first].id)\" (ranges are [from, to): 'to' is excluded unless it is the hinge's maximum)")
         }
-        if pairs.count > maximumOverlapsReported {
-            collector.add("postures", "… and \(pairs.count - maximumOverlapsReported) more overlapping pairs of postures")
+        if count > pairs.count {
+            collector.add("postures", "… and \(count - pairs.count) more overlapping pairs of postures")
         }
-        guard pairs.isEmpty else { return }
+        guard count == 0 else { return }
         if let uncovered = tiling.uncoveredSetting() {
             let where_ = zip(rig.hinges, uncovered).map { "\($0.id)=\(numberText($1))" }.joined(separator: ", ")
             collector.add("postures", "no posture covers \(where_) (postures must cover every hinge angle)")
