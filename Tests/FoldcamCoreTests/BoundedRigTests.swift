@@ -183,6 +183,15 @@ import Testing
         #expect(encoded["gravity"] == .array([.double(0), .double(-9.8), .double(0)]))
     }
 
+    @Test func theLargestAcceptedGravityStillEncodesAsNumbers() throws {
+        // A finite length needs components below about 1.3e154, far from where rounding to
+        // four places would overflow: accepted vectors always print as numbers.
+        var harness = try Harness("duo")
+        #expect(harness.apply(.gravity(Vector3(1e150, 0, -1e150))).warnings.isEmpty)
+        let encoded = StateEncoder.encode(harness.state, rig: harness.rig, plan: harness.engine.plan)
+        #expect(encoded["gravity"] == .array([.double(1e150), .double(0), .double(-1e150)]))
+    }
+
     @Test func overflowingAccelerometerReadingsAreDropped() throws {
         var harness = try Harness("convertible")
         let update = harness.apply(.accelerometer(sensor: 0, reading: Vector3(1e300, 1e300, 1e300)))
