@@ -161,9 +161,12 @@ struct JSONCursor {
     }
 }
 
-/// "left, right" for messages listing what exists.
+/// "left, right" for messages listing what exists; long lists are cut after 20 names so that
+/// an error message never grows with the document.
 func listing(_ ids: [String]) -> String {
-    ids.isEmpty ? "none" : ids.joined(separator: ", ")
+    if ids.isEmpty { return "none" }
+    if ids.count <= 20 { return ids.joined(separator: ", ") }
+    return ids.prefix(20).joined(separator: ", ") + " and \(ids.count - 20) more"
 }
 
 extension Unicode.Scalar {

@@ -127,6 +127,12 @@ import Testing
         #expect(errors.last == "… and 900 more problems (fix these and check again)")
     }
 
+    @Test func messagesListingIDsStayShort() {
+        // 10,000 panels are over the limit, yet their ids are known: a bad reference lists 20.
+        let errors = RigFixtures.errors(RigFixtures.chain(hinges: 9_999, cameras: [RigFixtures.camera("cam", "nowhere.A")]))
+        #expect(errors.contains(#"cameras[0].face: unknown panel "nowhere" (panels: p0, p1, p2, p3, p4, p5, p6, p7, p8, p9, p10, p11, p12, p13, p14, p15, p16, p17, p18, p19 and 9980 more)"#))
+    }
+
     @Test func followMayNotListADisplayTwice() {
         let errors = RigFixtures.errors(RigFixtures.chain(hinges: 1, extra: #", "virtualCamera": {"follow": ["main", "main"]}"#))
         #expect(errors == ["virtualCamera.follow: lists a display twice"])
