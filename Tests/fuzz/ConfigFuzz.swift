@@ -14,6 +14,9 @@ func fuzzConfig(_ bytes: [UInt8]) {
     }
     check(!config.rig.isEmpty, "accepted an empty rig")
     check((1...65536).contains(config.maxClients), "maxClients \(config.maxClients)")
+    check((1...65536).contains(config.maxClientsPerUser), "maxClientsPerUser \(config.maxClientsPerUser)")
+    check(config.reservedClients >= 0 && config.reservedClients < config.maxClients, "reservedClients \(config.reservedClients) of \(config.maxClients)")
+    check((1...3600).contains(config.requestTimeoutSeconds), "requestTimeoutSeconds \(config.requestTimeoutSeconds)")
     check((1...3600).contains(config.clientStuckSeconds), "clientStuckSeconds \(config.clientStuckSeconds)")
     check(DaemonConfig.logLevels.contains(config.logLevel), "logLevel \(config.logLevel)")
     check(!config.seat.isEmpty, "accepted an empty seat")
