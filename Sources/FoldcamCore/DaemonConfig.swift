@@ -99,7 +99,7 @@ public struct DaemonConfig: Sendable, Equatable {
                 if (10...1000).contains(milliseconds) { config.sensorPollMilliseconds = milliseconds } else { collector.add(cursor.path, "\(milliseconds) is out of range (10 to 1000)") }
             }
         }
-        guard collector.errors.isEmpty else { throw DocumentErrors(collector.errors) }
+        guard collector.errors.isEmpty else { throw collector.reported }
         return config
     }
 }

@@ -34,7 +34,7 @@ public struct FoldEngine: Sendable {
         self.init(rig: rig, plan: VirtualCameraPlan(rig: rig))
     }
 
-    /// With a precomputed plan (the pool is a grid search; a reload with the same rig reuses it).
+    /// With a precomputed plan (the pool is a search of hinge space; a reload with the same rig reuses it).
     public init(rig: Rig, plan: VirtualCameraPlan) {
         self.rig = rig
         self.plan = plan
@@ -83,14 +83,14 @@ public struct FoldEngine: Sendable {
         case let .tabletModeSwitch(on):
             tabletModeOn = on
         case let .gravity(vector):
-            guard vector.isFinite, vector.length > 1e-6 else {
-                return ["gravity \(vector) is not a usable direction; dropped"]
+            if let problem = vector.directionProblem(minimumLength: 1e-6) {
+                return ["gravity \(vector) \(problem); dropped"]
             }
             reportedGravity = vector
             gravityFromAccelerometers = false
         case let .accelerometer(sensor, reading):
-            guard reading.isFinite, reading.length > 1e-6 else {
-                return ["accelerometer \(rig.accelerometers[sensor].id): reading \(reading) is not usable; dropped"]
+            if let problem = reading.directionProblem(minimumLength: 1e-6) {
+                return ["accelerometer \(rig.accelerometers[sensor].id): reading \(reading) \(problem); dropped"]
             }
             accelerometerReadings[sensor] = reading
             freshReadings.insert(sensor)

@@ -8,13 +8,14 @@ public struct JSONSyntaxError: Error, Equatable, Sendable, CustomStringConvertib
 }
 
 /// A strict RFC 8259 parser over UTF-8 bytes. Nesting is limited so hostile input cannot
-/// exhaust the stack.
+/// exhaust the stack, and every step is linear in the input (duplicate member names are found
+/// with a set), so no input costs more than a pass over it.
 public struct JSONParser {
     public static let maximumDepth = 128
 
-    private let bytes: [UInt8]
-    private var index = 0
-    private var depth = 0
+    let bytes: [UInt8]
+    var index = 0
+    var depth = 0
 
     public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
         try parse(Array(text.utf8))
@@ -31,11 +32,13 @@ public struct JSONParser {
         return value
     }
 
-    private init(bytes: [UInt8]) {
+    init(bytes: [UInt8], index: Int = 0, depth: Int = 0) {
         self.bytes = bytes
+        self.index = index
+        self.depth = depth
     }
 
-    private func error(_ message: String) -> JSONSyntaxError {
+    func error(_ message: String) -> JSONSyntaxError {
         var line = 1
         var column = 1
         for byte in bytes[..<min(index, bytes.count)] {
@@ -49,15 +52,15 @@ public struct JSONParser {
         return JSONSyntaxError(line: line, column: column, message: message)
     }
 
-    private var current: UInt8? { index < bytes.count ? bytes[index] : nil }
+    var current: UInt8? { index < bytes.count ? bytes[index] : nil }
 
-    private mutating func skipWhitespace() {
+    mutating func skipWhitespace() {
         while let byte = current, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 {
             index += 1
         }
     }
 
-    private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+    mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
         guard let byte = current else { throw error("unexpected end of input, expected a value") }
         switch byte {
         case UInt8(ascii: "{"): return try parseObject()
@@ -80,7 +83,7 @@ public struct JSONParser {
         index += count
     }
 
-    private mutating func enterContainer() throws(JSONSyntaxError) {
+    mutating func enterContainer() throws(JSONSyntaxError) {
         depth += 1
         if depth > JSONParser.maximumDepth {
             throw error("nesting deeper than \(JSONParser.maximumDepth) levels")
@@ -93,6 +96,8 @@ public struct JSONParser {
         try enterContainer()
         defer { depth -= 1 }
         var members: [(String, JSONValue)] = []
+        // Small objects are searched directly; past a few members a set keeps this linear.
+        var names: Set<String> = []
         if current == UInt8(ascii: "}") {
             index += 1
             return .object(members)
@@ -105,8 +110,11 @@ public struct JSONParser {
             index += 1
             skipWhitespace()
             let value = try parseValue()
-            if members.contains(where: { $0.0 == key }) {
-                throw error("duplicate member \"\(key)\"")
+            if members.count < 8 {
+                if members.contains(where: { $0.0 == key }) { throw error("duplicate member \"\(key)\"") }
+            } else {
+                if names.isEmpty { names = Set(members.map(\.0)) }
+                guard names.insert(key).inserted else { throw error("duplicate member \"\(key)\"") }
             }
             members.append((key, value))
             skipWhitespace()
@@ -172,7 +180,10 @@ public struct JSONParser {
         }
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         if isInteger, let value = Int(text) { return .int(value) }
-        guard let value = Double(text), value.isFinite else { throw error("number out of range") }
+        // Beyond ±1.8e308 a double is infinite, which JSON cannot carry back out: refused.
+        guard let value = Double(text), value.isFinite else {
+            throw error("number \(text.count > 40 ? String(text.prefix(40)) + "…" : text) is out of range (a finite number of magnitude below 1.8e308 is expected)")
+        }
         return .double(value)
     }
 
@@ -186,7 +197,7 @@ public struct JSONParser {
         return true
     }
 
-    private mutating func parseString() throws(JSONSyntaxError) -> String {
+    mutating func parseString() throws(JSONSyntaxError) -> String {
         index += 1  // opening quote
         var scalars = String.UnicodeScalarView()
         var runStart = index

@@ -23,12 +23,26 @@ public struct DocumentErrors: Error, Equatable, Sendable, CustomStringConvertibl
     public var description: String { errors.map(\.description).joined(separator: "\n") }
 }
 
-/// Collects errors while walking a JSON document.
+/// Collects errors while walking a JSON document. Keeps the first `maximumKept` and counts the
+/// rest, so a document with a million mistakes costs a counter, not a million messages.
 final class ErrorCollector {
+    static let maximumKept = 100
+
     private(set) var errors: [PathError] = []
+    private(set) var omitted = 0
 
     func add(_ path: String, _ message: String) {
-        errors.append(PathError(path: path, message: message))
+        if errors.count < Self.maximumKept {
+            errors.append(PathError(path: path, message: message))
+        } else {
+            omitted += 1
+        }
+    }
+
+    /// The errors kept, then one line counting those left out.
+    var reported: DocumentErrors {
+        guard omitted > 0 else { return DocumentErrors(errors) }
+        return DocumentErrors(errors + [PathError(path: "", message: "… and \(omitted) more problems (fix these and check again)")])
     }
 }
 
@@ -147,9 +161,12 @@ struct JSONCursor {
     }
 }
 
-/// "left, right" for messages listing what exists.
+/// "left, right" for messages listing what exists; long lists are cut after 20 names so that
+/// an error message never grows with the document.
 func listing(_ ids: [String]) -> String {
-    ids.isEmpty ? "none" : ids.joined(separator: ", ")
+    if ids.isEmpty { return "none" }
+    if ids.count <= 20 { return ids.joined(separator: ", ") }
+    return ids.prefix(20).joined(separator: ", ") + " and \(ids.count - 20) more"
 }
 
 extension Unicode.Scalar {

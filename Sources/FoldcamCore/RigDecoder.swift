@@ -18,7 +18,7 @@ public enum RigDecoder {
             RigValidator.validate(rig, collector: collector)
         }
         guard let rig, collector.errors.isEmpty else {
-            throw DocumentErrors(collector.errors)
+            throw collector.reported
         }
         return rig
     }
@@ -40,10 +40,11 @@ public enum RigDecoder {
         let (panels, hinges) = decodePanels(root)
         let panelIDs = IDTable(decoded: panels.map(\.id), declared: declared.panels)
         let faces = FaceResolver(panels: panelIDs)
-        let displays = decodeList(root, "displays", required: true) { decodeDisplay($0, faces) }
+        let displays = decodeList(root, "displays", required: true, limit: RigLimits.displays) { decodeDisplay($0, faces) }
         let displayIDs = IDTable(decoded: displays.map(\.id), declared: declared.displays)
-        let cameras = decodeList(root, "cameras", required: true) { decodeCamera($0, faces, displays) }
-        let accelerometers = decodeList(root, "accelerometers", required: false) { cursor -> Accelerometer? in
+        let cameras = decodeList(root, "cameras", required: true, limit: RigLimits.cameras) { decodeCamera($0, faces, displays) }
+        // More than two is an error the validator names; the limit only bounds the decoding.
+        let accelerometers = decodeList(root, "accelerometers", required: false, limit: RigLimits.panels) { cursor -> Accelerometer? in
             guard cursor.isObject() else { return nil }
             cursor.checkKeys(["id", "panel"])
             let id = cursor.required("id", "\"base\" or \"display\" (udev ACCEL_LOCATION)")?.identifier()
@@ -52,7 +53,7 @@ public enum RigDecoder {
             return Accelerometer(id: id, panel: panel)
         }
         let hingeIDs = IDTable(decoded: hinges.map(\.id), declared: declared.hinges)
-        let postures = decodeList(root, "postures", required: true) { decodePosture($0, hingeIDs, displayIDs) }
+        let postures = decodeList(root, "postures", required: true, limit: RigLimits.postures) { decodePosture($0, hingeIDs, displayIDs) }
         let switches = decodeSwitches(root.field("switches"), hingeIDs)
         let tunables = decodeTunables(root.field("tunables"))
         let virtualCamera = decodeVirtualCamera(root.field("virtualCamera"), displayIDs: displayIDs)
@@ -72,10 +73,10 @@ public enum RigDecoder {
     }
 
     private static func decodeList<T>(
-        _ root: JSONCursor, _ key: String, required: Bool, _ decode: (JSONCursor) -> T?
+        _ root: JSONCursor, _ key: String, required: Bool, limit: Int, _ decode: (JSONCursor) -> T?
     ) -> [T] {
         let cursor = required ? root.required(key, "an array") : root.field(key)
-        guard let elements = cursor?.array() else { return [] }
+        guard let elements = cursor?.array(limit: limit, kind: key) else { return [] }
         if required && elements.isEmpty {
             root.collector.add(root.child(key), "must not be empty")
         }
@@ -108,7 +109,7 @@ public enum RigDecoder {
     }
 
     private static func decodePanels(_ root: JSONCursor) -> ([Panel], [Hinge]) {
-        guard let elements = root.required("panels", "an array of panels")?.array() else { return ([], []) }
+        guard let elements = root.required("panels", "an array of panels")?.array(limit: RigLimits.panels, kind: "panels") else { return ([], []) }
         if elements.isEmpty { root.collector.add(root.child("panels"), "must not be empty (a rig has at least one panel)") }
         var raws: [RawPanel] = []
         for cursor in elements {
@@ -188,19 +189,21 @@ public enum RigDecoder {
     }
 
     /// Puts parents before children, resolving parent ids and catching cycles and orphans.
+    /// The order is the one repeated passes over the list give (a panel joins in the first pass
+    /// that meets it after its parent), computed in one walk down the tree.
     private static func orderPanels(_ raws: [RawPanel], _ root: JSONCursor) -> ([Panel], [Hinge]) {
-        let ids = raws.map(\.id)
-        let roots = raws.filter { $0.parentID == nil }
+        let ids = Set(raws.map(\.id))
+        let roots = raws.indices.filter { raws[$0].parentID == nil }
         if !raws.isEmpty && roots.count != 1 {
             let message = roots.isEmpty
                 ? "no root panel (exactly one panel must have no \"parent\")"
-                : "\(roots.count) root panels (\(listing(roots.map(\.id)))); exactly one panel may have no \"parent\""
+                : "\(roots.count) root panels (\(listing(roots.map { raws[$0].id }))); exactly one panel may have no \"parent\""
             root.collector.add(root.child("panels"), message)
         }
         var ok = roots.count == 1
         for raw in raws {
             if let parent = raw.parentID, !ids.contains(parent) {
-                root.collector.add("\(raw.path).parent", "unknown panel \"\(parent)\" (panels: \(listing(ids)))")
+                root.collector.add("\(raw.path).parent", "unknown panel \"\(parent)\" (panels: \(listing(raws.map(\.id))))")
                 ok = false
             } else if raw.parentID == raw.id {
                 root.collector.add("\(raw.path).parent", "a panel cannot be its own parent")
@@ -208,28 +211,36 @@ public enum RigDecoder {
             }
         }
         guard ok else { return ([], []) }
-        var ordered: [RawPanel] = roots
-        var placed: Set<String> = [roots[0].id]
-        var progress = true
-        while ordered.count < raws.count && progress {
-            progress = false
-            for raw in raws where !placed.contains(raw.id) {
-                if let parent = raw.parentID, placed.contains(parent) {
-                    ordered.append(raw)
-                    placed.insert(raw.id)
-                    progress = true
-                }
+        var childrenByParent: [String: [Int]] = [:]
+        for (index, raw) in raws.enumerated() {
+            if let parent = raw.parentID { childrenByParent[parent, default: []].append(index) }
+        }
+        // pass[i]: the pass placing raws[i]. A child listed after its parent joins in the parent's
+        // pass, one listed before it in the next; the root's children join in pass 1.
+        var pass = [Int?](repeating: nil, count: raws.count)
+        pass[roots[0]] = 0
+        var walk = [roots[0]]
+        var expanded: Set<String> = []
+        while let index = walk.popLast() {
+            guard expanded.insert(raws[index].id).inserted else { continue }
+            for child in childrenByParent[raws[index].id] ?? [] where pass[child] == nil {
+                let parentPass = pass[index]!
+                pass[child] = parentPass == 0 || child < index ? parentPass + 1 : parentPass
+                walk.append(child)
             }
         }
-        if ordered.count < raws.count {
-            let cyclic = raws.filter { !placed.contains($0.id) }.map(\.id)
-            root.collector.add(root.child("panels"), "parent cycle among panels \(listing(cyclic)) (panels must form a tree)")
+        let unplaced = raws.indices.filter { pass[$0] == nil }
+        if !unplaced.isEmpty {
+            root.collector.add(root.child("panels"), "parent cycle among panels \(listing(unplaced.map { raws[$0].id })) (panels must form a tree)")
             return ([], [])
         }
+        let ordered = raws.indices.sorted { (pass[$0]!, $0) < (pass[$1]!, $1) }
         var panels: [Panel] = []
         var hinges: [Hinge] = []
-        for raw in ordered {
-            let parent = raw.parentID.flatMap { id in panels.firstIndex { $0.id == id } }
+        var panelIndex: [String: Int] = [:]
+        for rawIndex in ordered {
+            let raw = raws[rawIndex]
+            let parent = raw.parentID.flatMap { panelIndex[$0] }
             var hingeIndex: Int?
             if var hinge = raw.hinge, let parent {
                 hinge.child = panels.count
@@ -237,6 +248,7 @@ public enum RigDecoder {
                 hingeIndex = hinges.count
                 hinges.append(hinge)
             }
+            if panelIndex[raw.id] == nil { panelIndex[raw.id] = panels.count }
             panels.append(Panel(id: raw.id, parent: parent, hinge: hingeIndex, width: raw.width, height: raw.height))
         }
         return (panels, hinges)
@@ -329,6 +341,11 @@ public enum RigDecoder {
                 modes.append(CameraMode(pixelFormat: format, width: width, height: height, fps: fps))
             }
         }
+        // The format choice compares every mode of one camera with every other camera's.
+        if modes.count > RigLimits.modesPerCamera {
+            cursor.collector.add(cursor.path, "\(modes.count) capture modes (pixel formats at a size and rate), more than the \(RigLimits.modesPerCamera) foldcam accepts (see Limits in docs/rig-format.md): list the modes the virtual camera may use")
+            return []
+        }
         return modes
     }
 
@@ -409,9 +426,16 @@ public enum RigDecoder {
             let indices = entries.compactMap { $0.reference(displayIDs, kind: "display") }
             valid = indices.count == entries.count
             if entries.isEmpty { follow.collector.add(follow.path, "must name at least one display") }
+            if valid && Set(indices).count != indices.count {
+                follow.collector.add(follow.path, "lists a display twice")
+                valid = false
+            }
             config.follow = indices
         }
-        if let prefer = cursor.field("preferDeviceTypes")?.strings() { config.preferDeviceTypes = prefer }
+        if let prefer = cursor.field("preferDeviceTypes"), let types = prefer.array(limit: RigLimits.preferDeviceTypes, kind: "preferDeviceTypes") {
+            let strings = types.compactMap { $0.string() }
+            if strings.count == types.count { config.preferDeviceTypes = strings }
+        }
         if let mirror = cursor.field("mirror")?.bool() { config.mirror = mirror }
         return valid ? config : nil
     }
@@ -420,12 +444,24 @@ public enum RigDecoder {
 /// The ids of one kind of entry: those that decoded (their index is the reference) and all that
 /// were written (an id whose entry failed is known, just unusable: no second error for it).
 struct IDTable {
-    var decoded: [String]
-    var declared: [String]
+    let decoded: [String]
+    let declared: [String]
+    /// Lookups by hash: a document with many references costs one probe each.
+    private let decodedIndex: [String: Int]
+    private let declaredSet: Set<String>
+
+    init(decoded: [String], declared: [String]) {
+        self.decoded = decoded
+        self.declared = declared
+        var index: [String: Int] = [:]
+        for (position, id) in decoded.enumerated() where index[id] == nil { index[id] = position }
+        decodedIndex = index
+        declaredSet = Set(declared)
+    }
 
     func resolve(_ id: String, at cursor: JSONCursor, kind: String) -> Int? {
-        if let index = decoded.firstIndex(of: id) { return index }
-        if !declared.contains(id) {
+        if let index = decodedIndex[id] { return index }
+        if !declaredSet.contains(id) {
             cursor.collector.add(cursor.path, "unknown \(kind) \"\(id)\" (\(kind)s: \(listing(declared)))")
         }
         return nil

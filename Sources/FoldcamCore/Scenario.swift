@@ -1,5 +1,6 @@
 /// A scripted sequence of inputs: `{"steps": [{"hinge": {"fold": 180}}, {"wait": 250}, ...]}`.
-/// Each step becomes the same `InputEvent`s the hardware layer produces.
+/// Each step becomes the same `InputEvent`s the hardware layer produces. This keeps every step
+/// decoded; `ScenarioScript` streams scripts of any length.
 public struct Scenario: Sendable {
     public var steps: [[InputEvent]]
 
@@ -10,26 +11,28 @@ public struct Scenario: Sendable {
 
     /// Decodes and checks every step against the rig; all problems are reported together.
     public static func decode(json text: String, rig: Rig) throws(DocumentErrors) -> Scenario {
-        let value: JSONValue
-        do {
-            value = try JSONParser.parse(text)
-        } catch {
-            throw DocumentErrors([PathError(path: "", message: "invalid JSON: \(error)")])
-        }
-        let collector = ErrorCollector()
-        let root = JSONCursor(value: value, path: "", collector: collector)
         var steps: [[InputEvent]] = []
-        if root.isObject() {
-            root.checkKeys(["steps"])
-            if let elements = root.required("steps", "an array of steps")?.array() {
-                steps = elements.map { decodeStep($0, rig: rig) }
-            }
-        }
-        guard collector.errors.isEmpty else { throw DocumentErrors(collector.errors) }
+        try ScenarioScript.read(Array(text.utf8), rig: rig) { steps.append($0) }
         return Scenario(steps: steps)
     }
 
-    private static func decodeStep(_ step: JSONCursor, rig: Rig) -> [InputEvent] {
+    /// The rig's ids by kind, looked up once per script rather than once per step.
+    struct IDs {
+        let hinges: IDTable
+        let accelerometers: IDTable
+        let displays: IDTable
+        let cameras: IDTable
+
+        init(_ rig: Rig) {
+            func table(_ ids: [String]) -> IDTable { IDTable(decoded: ids, declared: ids) }
+            hinges = table(rig.hinges.map(\.id))
+            accelerometers = table(rig.accelerometers.map(\.id))
+            displays = table(rig.displays.map(\.id))
+            cameras = table(rig.cameras.map(\.id))
+        }
+    }
+
+    static func decodeStep(_ step: JSONCursor, ids: IDs) -> [InputEvent] {
         guard let members = step.members() else { return [] }
         if members.isEmpty { step.collector.add(step.path, "empty step (expected one of: \(stepKeys.joined(separator: ", ")))") }
         var events: [InputEvent] = []
@@ -37,25 +40,25 @@ public struct Scenario: Sendable {
             switch key {
             case "hinge":
                 for (hingeID, angle) in value.members() ?? [] {
-                    guard let hinge = angle.lookup(hingeID, in: rig.hinges.map(\.id), kind: "hinge"), let degrees = angle.number() else { continue }
+                    guard let hinge = ids.hinges.resolve(hingeID, at: angle, kind: "hinge"), let degrees = angle.number() else { continue }
                     events.append(.hingeAngle(hinge: hinge, degrees: degrees))
                 }
             case "hingeLost":
-                if let hinge = value.reference(rig.hinges.map(\.id), kind: "hinge") { events.append(.hingeSensorLost(hinge: hinge)) }
+                if let hinge = value.reference(ids.hinges, kind: "hinge") { events.append(.hingeSensorLost(hinge: hinge)) }
             case "switches":
-                events += decodeSwitches(value, rig: rig)
+                events += decodeSwitches(value)
             case "gravity":
                 if let v = value.numbers(count: 3) { events.append(.gravity(Vector3(v[0], v[1], v[2]))) }
             case "accelerometers":
                 for (sensorID, reading) in value.members() ?? [] {
-                    guard let sensor = reading.lookup(sensorID, in: rig.accelerometers.map(\.id), kind: "accelerometer"), let v = reading.numbers(count: 3) else { continue }
+                    guard let sensor = ids.accelerometers.resolve(sensorID, at: reading, kind: "accelerometer"), let v = reading.numbers(count: 3) else { continue }
                     events.append(.accelerometer(sensor: sensor, reading: Vector3(v[0], v[1], v[2])))
                 }
             case "accelerometerLost":
-                if let sensor = value.reference(rig.accelerometers.map(\.id), kind: "accelerometer") { events.append(.accelerometerLost(sensor: sensor)) }
+                if let sensor = value.reference(ids.accelerometers, kind: "accelerometer") { events.append(.accelerometerLost(sensor: sensor)) }
             case "screenRotation":
                 for (displayID, degrees) in value.members() ?? [] {
-                    guard let display = degrees.lookup(displayID, in: rig.displays.map(\.id), kind: "display"), let turn = degrees.integer() else { continue }
+                    guard let display = ids.displays.resolve(displayID, at: degrees, kind: "display"), let turn = degrees.integer() else { continue }
                     if [0, 90, 180, 270].contains(turn) {
                         events.append(.screenRotation(display: display, degrees: turn))
                     } else {
@@ -65,11 +68,11 @@ public struct Scenario: Sendable {
             case "pinView":
                 if value.value == .null {
                     events.append(.pinView(display: nil))
-                } else if let display = value.reference(rig.displays.map(\.id), kind: "display") {
+                } else if let display = value.reference(ids.displays, kind: "display") {
                     events.append(.pinView(display: display))
                 }
             case "unplug", "plug", "busy", "release":
-                guard let camera = value.reference(rig.cameras.map(\.id), kind: "camera") else { continue }
+                guard let camera = value.reference(ids.cameras, kind: "camera") else { continue }
                 switch key {
                 case "unplug": events.append(.cameraUnplugged(camera: camera))
                 case "plug": events.append(.cameraPlugged(camera: camera))
@@ -91,7 +94,7 @@ public struct Scenario: Sendable {
         return events
     }
 
-    private static func decodeSwitches(_ value: JSONCursor, rig: Rig) -> [InputEvent] {
+    private static func decodeSwitches(_ value: JSONCursor) -> [InputEvent] {
         var events: [InputEvent] = []
         for (name, state) in value.members() ?? [] {
             guard let text = state.string() else { continue }
@@ -109,33 +112,81 @@ public struct Scenario: Sendable {
     }
 }
 
-extension JSONCursor {
-    /// Resolves a member name (rather than a string value) among a rig's ids.
-    func lookup(_ id: String, in ids: [String], kind: String) -> Int? {
-        IDTable(decoded: ids, declared: ids).resolve(id, at: self, kind: kind)
+/// A scenario script checked whole, then replayed step by step: neither pass keeps more than
+/// one step, so memory does not grow with the script (only its bytes are held).
+public struct ScenarioScript: Sendable {
+    public let rig: Rig
+    private let bytes: [UInt8]
+
+    /// Checks the whole script against the rig; every problem is reported together.
+    public init(bytes: [UInt8], rig: Rig) throws(DocumentErrors) {
+        try Self.read(bytes, rig: rig) { _ in }
+        self.bytes = bytes
+        self.rig = rig
     }
 
-    func reference(_ ids: [String], kind: String) -> Int? {
-        reference(IDTable(decoded: ids, declared: ids), kind: kind)
+    /// Each step's events in order, until `body` returns false.
+    public func forEachStep(_ body: ([InputEvent]) -> Bool) {
+        let ids = Scenario.IDs(rig)
+        var reader = ScenarioScriptReader(bytes: bytes)
+        var going = true
+        // Checked in init: no syntax error and no step error can appear here.
+        try? reader.read(collector: ErrorCollector()) { path, value in
+            guard going else { return }
+            let cursor = JSONCursor(value: value, path: path, collector: ErrorCollector())
+            going = body(Scenario.decodeStep(cursor, ids: ids))
+        }
+    }
+
+    static func read(_ bytes: [UInt8], rig: Rig, _ body: ([InputEvent]) -> Void) throws(DocumentErrors) {
+        let ids = Scenario.IDs(rig)
+        let collector = ErrorCollector()
+        var reader = ScenarioScriptReader(bytes: bytes)
+        do {
+            try reader.read(collector: collector) { path, value in
+                body(Scenario.decodeStep(JSONCursor(value: value, path: path, collector: collector), ids: ids))
+            }
+        } catch {
+            throw DocumentErrors([PathError(path: "", message: "invalid JSON: \(error)")])
+        }
+        guard collector.errors.isEmpty else { throw collector.reported }
     }
 }
 
-/// Runs a scenario through a fresh engine: one JSON object per step.
-public enum ScenarioRunner {
-    public static func run(_ scenario: Scenario, rig: Rig) -> [JSONValue] {
-        var engine = FoldEngine(rig: rig)
-        var lines: [JSONValue] = []
-        for (index, events) in scenario.steps.enumerated() {
-            let before = engine.state
-            var warnings: [String] = []
-            for event in events { warnings += engine.apply(event).warnings }
-            let change = StateChange(from: before, to: engine.state)
-            guard case var .object(members) = StateEncoder.encode(engine.state, rig: rig, plan: engine.plan) else { continue }
-            members.insert(("step", .int(index)), at: 0)
-            members.append(("changed", .array(change.topics.map { .string($0) })))
-            if !warnings.isEmpty { members.append(("warnings", .array(warnings.map { .string($0) }))) }
-            lines.append(.object(members))
+/// Runs scripted steps through a fresh engine: one JSON object per step.
+public struct ScenarioRunner {
+    private var engine: FoldEngine
+    private var index = 0
+
+    public init(rig: Rig) {
+        engine = FoldEngine(rig: rig)
+    }
+
+    /// Applies one step's events; the state after it, with `step`, `changed` and `warnings`.
+    public mutating func step(_ events: [InputEvent]) -> JSONValue {
+        let before = engine.state
+        var warnings: [String] = []
+        for event in events { warnings += engine.apply(event).warnings }
+        let change = StateChange(from: before, to: engine.state)
+        guard case var .object(members) = StateEncoder.encode(engine.state, rig: engine.rig, plan: engine.plan) else {
+            preconditionFailure("the state encodes as an object")
         }
-        return lines
+        members.insert(("step", .int(index)), at: 0)
+        members.append(("changed", .array(change.topics.map { .string($0) })))
+        if !warnings.isEmpty { members.append(("warnings", .array(warnings.map { .string($0) }))) }
+        index += 1
+        return .object(members)
+    }
+
+    public static func run(_ scenario: Scenario, rig: Rig) -> [JSONValue] {
+        var runner = ScenarioRunner(rig: rig)
+        return scenario.steps.map { runner.step($0) }
+    }
+
+    /// Streams a script: `emit` gets each step's line as soon as it is computed and returns
+    /// false to stop (the reader went away).
+    public static func run(_ script: ScenarioScript, emit: (JSONValue) -> Bool) {
+        var runner = ScenarioRunner(rig: script.rig)
+        script.forEachStep { emit(runner.step($0)) }
     }
 }

@@ -37,6 +37,16 @@ public struct Vector3: Equatable, Hashable, Sendable, CustomStringConvertible {
 
     public var isFinite: Bool { x.isFinite && y.isFinite && z.isFinite }
 
+    /// Why this vector cannot give a direction (gravity, an accelerometer reading), or nil when
+    /// it can: finite components are not enough, [1e308, 0, 1e308] has an infinite length and
+    /// normalises to NaN. `minimumLength` is what counts as zero for the caller.
+    public func directionProblem(minimumLength: Double) -> String? {
+        guard isFinite else { return "has a component that is not a finite number" }
+        guard length.isFinite else { return "is too long: its length overflows a double" }
+        guard length > minimumLength else { return "is (nearly) zero, so it has no direction" }
+        return nil
+    }
+
     /// This vector with its component along unit vector `axis` removed.
     public func projected(perpendicularTo axis: Vector3) -> Vector3 {
         self - dot(axis) * axis

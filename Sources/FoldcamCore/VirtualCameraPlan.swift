@@ -15,22 +15,30 @@ public struct VirtualCameraPlan: Sendable, Equatable {
         depth = !members.isEmpty && members.allSatisfy(\.hasDepth)
     }
 
-    /// Every camera forward (θ < 90°, not covered) for some followed, uncovered display
-    /// anywhere in the hinge range, sampled on a grid.
-    static func pool(_ rig: Rig) -> [Int] {
+    /// Every camera forward (θ < 90°, not covered) for some followed, uncovered display at
+    /// some of the hinge settings `HingeSamples` visits (a fixed budget, whatever the rig).
+    static func pool(_ rig: Rig) -> [Int] { poolAndSamples(rig).pool }
+
+    /// The pool and how many hinge settings were looked at (stops once every camera is in).
+    static func poolAndSamples(_ rig: Rig) -> (pool: [Int], samples: Int) {
         var member = [Bool](repeating: false, count: rig.cameras.count)
-        HingeGrid.forEach(rig, maximumSamples: 40_000) { angles in
+        var missing = rig.cameras.count
+        let samples = HingeSamples.forEach(rig) { angles in
             let pose = RigPose(rig: rig, angles: angles)
             for display in rig.virtualCamera.follow {
                 // A covered display has no viewer: it contributes nothing at this pose.
                 guard !rig.displays[display].faces.contains(where: { pose.isCovered($0) }),
                       let normal = DirectionClassifier.viewingNormal(rig.displays[display], pose: pose) else { continue }
                 for (index, camera) in rig.cameras.enumerated() where !member[index] && !pose.isCovered(camera.face) {
-                    if pose.normal(camera.face).dot(normal) > 1e-9 { member[index] = true }
+                    if pose.normal(camera.face).dot(normal) > 1e-9 {
+                        member[index] = true
+                        missing -= 1
+                    }
                 }
             }
+            return missing > 0
         }
-        return member.indices.filter { member[$0] }
+        return (member.indices.filter { member[$0] }, samples)
     }
 
     /// Intersection by (pixel format, size); each size's rate is the lowest of the cameras'

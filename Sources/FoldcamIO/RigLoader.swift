@@ -33,6 +33,15 @@ public enum RigLoader {
 
     /// Reads a UTF-8 text file (or standard input for "-"), naming the file in any error.
     public static func readText(_ path: String, what: String) throws -> String {
+        let bytes = try readBytes(path, what: what)
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw LoadError(description: "\(what) \(path) is not UTF-8 text")
+        }
+        return text
+    }
+
+    /// Reads a file (or standard input for "-") whole, up to `RigLimits.fileBytes`.
+    public static func readBytes(_ path: String, what: String) throws -> [UInt8] {
         let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else {
             let reason: String
@@ -54,12 +63,11 @@ public enum RigLoader {
             }
             if count == 0 { break }
             bytes.append(contentsOf: chunk[..<count])
-            // Rigs and configs are small: refuse anything absurd instead of filling memory.
-            guard bytes.count <= 16 * 1024 * 1024 else { throw LoadError(description: "\(what) \(path) is larger than 16 MiB") }
+            // Rigs, configs and scripts are small: refuse anything absurd instead of filling memory.
+            guard bytes.count <= RigLimits.fileBytes else {
+                throw LoadError(description: "\(what) \(path) is larger than \(RigLimits.fileBytes / (1024 * 1024)) MiB, the limit for rigs, configurations and scenario scripts (see Limits in docs/rig-format.md)")
+            }
         }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw LoadError(description: "\(what) \(path) is not UTF-8 text")
-        }
-        return text
+        return bytes
     }
 }

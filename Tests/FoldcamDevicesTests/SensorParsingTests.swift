@@ -52,6 +52,20 @@ import Testing
         #expect(filter.check(170, atMilliseconds: 1000) == nil)  // after a pause a big step is fine
     }
 
+    @Test func nonFiniteReadingsNeverLeaveTheDeviceLayer() {
+        var filter = ReadingFilter(range: 0...360)
+        #expect(filter.check(.infinity, atMilliseconds: 0) == .nonFinite)
+        #expect(filter.check(-.infinity, atMilliseconds: 0) == .nonFinite)
+        // A raw value that overflows once scaled is caught after scaling, where the filter runs.
+        #expect(filter.check(IIOValue.hingeDegrees(raw: 1e308, scale: 10, offset: 0), atMilliseconds: 0) == .nonFinite)
+        // Accelerometers: finite components whose length overflows have no direction either.
+        #expect(SensorSet.accelerationProblem(Vector3(1e300, 1e300, 1e300)) != nil)
+        #expect(SensorSet.accelerationProblem(Vector3(-1e308, 0, 1e308)) != nil)
+        #expect(SensorSet.accelerationProblem(MountMatrix(rows: [Vector3(1e308, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1)]).apply(Vector3(10, 0, 0))) != nil)
+        #expect(SensorSet.accelerationProblem(Vector3(.nan, 0, 9.8)) != nil)
+        #expect(SensorSet.accelerationProblem(Vector3(0, -9.8, 0)) == nil)
+    }
+
     @Test func warningsAreRateLimitedAndCounted() {
         var limiter = WarningLimiter(intervalMilliseconds: 10_000)
         #expect(limiter.admit(key: "a", "bad", atMilliseconds: 0) == "bad")

@@ -200,9 +200,7 @@ final class SensorSet {
     /// Readings that cannot be gravity on a rig someone holds: nil when plausible. Without a
     /// known scale the units are unknown, so only non-finite and all-zero readings are refused.
     static func accelerationProblem(_ reading: Vector3) -> String? {
-        guard reading.isFinite else { return "is not finite" }
-        guard reading.length > 1e-9 else { return "is zero" }
-        return nil
+        reading.directionProblem(minimumLength: 1e-9)
     }
 
     private func warn(_ key: String, _ message: String, _ now: Int) {

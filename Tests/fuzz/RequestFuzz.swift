@@ -1,6 +1,4 @@
-// libFuzzer target for the socket protocol's request parser (`WireProtocol.parseRequest`).
-// Built and run by Tests/fuzz/run, compiled into one module together with the FoldcamCore files
-// the parser uses (so no `import FoldcamCore` here).
+// The request parser (`WireProtocol.parseRequest`), one of the targets of Tests/fuzz/run.
 //
 // Invariants checked on every input (a violation is a fatalError that libFuzzer reports as a crash):
 // - parsing never traps, whatever the bytes;
@@ -10,12 +8,9 @@
 //   echoing the params) is one line of valid JSON that parses back to the same value, so the
 //   JSON-lines framing can never break.
 
-@_cdecl("LLVMFuzzerTestOneInput")
-public func requestParserFuzz(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
-    let bytes = size == 0 ? [] : Array(UnsafeBufferPointer(start: data, count: size))
+func fuzzRequest(_ bytes: [UInt8]) {
     // The server strips the newline and a trailing carriage return before parsing.
     checkLine(bytes[...])
-    return 0
 }
 
 private func checkLine(_ line: ArraySlice<UInt8>) {
@@ -50,7 +45,7 @@ private func checkLine(_ line: ArraySlice<UInt8>) {
 }
 
 /// A reply must be a single line of JSON that parses back to itself.
-private func checkReply(_ reply: JSONValue) {
+func checkReply(_ reply: JSONValue) {
     let text = reply.compactText
     let bytes = Array(text.utf8)
     check(!bytes.contains(UInt8(ascii: "\n")) && !bytes.contains(UInt8(ascii: "\r")), "a reply spans lines: \(text)")
@@ -65,10 +60,10 @@ private func checkReply(_ reply: JSONValue) {
 }
 
 // fatalError prints its message in optimised builds too (precondition's is dropped at -O).
-private func check(_ condition: Bool, _ message: @autoclosure () -> String) {
+func check(_ condition: Bool, _ message: @autoclosure () -> String) {
     if !condition { failed(message()) }
 }
 
-private func failed(_ message: String) -> Never {
+func failed(_ message: String) -> Never {
     fatalError("invariant broken: " + message)
 }
