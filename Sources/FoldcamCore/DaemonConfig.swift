@@ -76,7 +76,8 @@ public struct DaemonConfig: Sendable, Equatable {
             if let cursor = root.field("requestTimeoutSeconds"), let seconds = cursor.integer() {
                 if (1...3600).contains(seconds) { config.requestTimeoutSeconds = seconds } else { collector.add(cursor.path, "\(seconds) is out of range (1 to 3600)") }
             }
-            if let cursor = root.field("metricsDirectory"), let directory = cursor.string() {
+            // null keeps metrics off: the package's template shows the key that way.
+            if let cursor = root.field("metricsDirectory"), cursor.value != .null, let directory = cursor.string() {
                 if directory.hasPrefix("/") { config.metricsDirectory = directory } else { collector.add(cursor.path, "\"\(directory)\" is not an absolute path (Debian's node_exporter reads /var/lib/prometheus/node-exporter)") }
             }
             if let cursor = root.field("metricsIntervalSeconds"), let seconds = cursor.integer() {

@@ -37,15 +37,16 @@ public enum PrometheusText {
             self.samples = samples
         }
 
-        /// A histogram from cumulative bucket counts (`bounds` ascending, +Inf added).
-        public static func histogram(name: String, help: String, labels: [(String, String)] = [], bounds: [Double], counts: [Int], sum: Double) -> Family {
+        /// A histogram from per-bucket counts (`bounds` ascending; `total` includes what fell
+        /// above the last bound, default none); buckets are made cumulative, +Inf added.
+        public static func histogram(name: String, help: String, labels: [(String, String)] = [], bounds: [Double], counts: [Int], total: Int? = nil, sum: Double) -> Family {
             var samples: [Sample] = []
             var cumulative = 0
             for (bound, count) in zip(bounds, counts) {
                 cumulative += count
                 samples.append(Sample(suffix: "_bucket", labels: labels + [("le", format(bound))], value: Double(cumulative)))
             }
-            let total = counts.reduce(0, +)
+            let total = total ?? counts.reduce(0, +)
             samples.append(Sample(suffix: "_bucket", labels: labels + [("le", "+Inf")], value: Double(total)))
             samples.append(Sample(suffix: "_sum", labels: labels, value: sum))
             samples.append(Sample(suffix: "_count", labels: labels, value: Double(total)))

@@ -37,7 +37,11 @@ struct Params {
               let x = items[0].numberValue, let y = items[1].numberValue, let z = items[2].numberValue else {
             throw failure("params.\(key): expected [x, y, z]")
         }
-        return Vector3(x, y, z)
+        let vector = Vector3(x, y, z)
+        // A direction whose length overflows (or vanishes) has none: refuse it here rather
+        // than let the engine drop it after a success reply.
+        if let problem = vector.directionProblem(minimumLength: 1e-6) { throw failure("params.\(key): [x, y, z] \(problem)") }
+        return vector
     }
 
     /// Refuses params other than `known`, naming the first stranger and the nearest valid

@@ -170,4 +170,14 @@ struct StrictParamsTests {
         #expect(reply[path: "error", "message"]?.stringValue?.contains("rig duo has no tabletMode switch") == true, "\(reply)")
         #expect(try client.result("state")["seq"] == before["seq"])
     }
+
+    @Test("simulate.gravity with a vector whose length overflows is refused, and state.gravity never holds null components")
+    func overflowingGravity() throws {
+        let daemon = try RunningDaemon()
+        let client = try daemon.connect()
+        let reply = try client.call("simulate.gravity", .params(("vector", .array([.double(-1e308), .int(0), .double(1e308)]))))
+        #expect(reply[path: "error", "code"] == .string("invalidParams"), "\(reply)")
+        #expect(try client.result("state")["gravity"] == .null)
+        #expect(try client.result("simulate.gravity", .params(("vector", .array([.int(0), .double(-9.81), .int(0)]))))["posture"] != nil)
+    }
 }

@@ -57,7 +57,7 @@ enum MetricsReport {
             Family(name: "foldcam_virtual_camera_switches_total", help: "Changes of the camera feeding the virtual camera, by what caused them.", kind: .counter,
                    samples: DaemonMetrics.SwitchCause.allCases.map { Sample(labels: view + [("cause", $0.rawValue)], value: Double(m.switches[$0] ?? 0)) }),
             Family.histogram(name: "foldcam_virtual_camera_switch_seconds", help: "Time from a decision to the new camera's first frame on the virtual camera.",
-                             labels: view, bounds: m.switchGaps.bounds, counts: m.switchGaps.finiteCounts, sum: m.switchGaps.sum),
+                             labels: view, bounds: m.switchGaps.bounds, counts: m.switchGaps.finiteCounts, total: m.switchGaps.total, sum: m.switchGaps.sum),
             Family(name: "foldcam_posture", help: "The rig's posture (1 for the current one).", kind: .gauge,
                    samples: rig.postures.indices.map { Sample(labels: [("posture", rig.postures[$0].id)], value: state.posture == $0 ? 1 : 0) }),
             Family(name: "foldcam_hinge_angle_degrees", help: "Each hinge's angle as the daemon uses it.", kind: .gauge,
