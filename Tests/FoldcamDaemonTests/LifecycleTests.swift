@@ -55,6 +55,39 @@ struct LifecycleTests {
         #expect(daemon.process.hasExited == false)
     }
 
+    @Test("a SIGHUP that changes logLevel changes what every part logs (one logger, shared)")
+    func reloadChangesLogLevelEverywhere() throws {
+        let daemon = try RunningDaemon(config: #"{"rig": "duo", "logLevel": "info"}"#)
+        _ = try daemon.connect().result("hello")
+        // At info, the server does not log connections (debug) and the engine's warnings show.
+        #expect(!daemon.stderr.contains("connected (pid"), "debug lines at info: \(daemon.stderr)")
+
+        try daemon.directory.write(RunningDaemon.configName, #"{"rig": "duo", "logLevel": "debug"}"#)
+        daemon.signal(SIGHUP)
+        #expect(daemon.waitForLog("reloaded: rig duo"), "\(daemon.stderr)")
+        let client = try daemon.connect()
+        _ = try client.result("hello")
+        // The server's own debug line: it shares the runner's logger, not a copy.
+        #expect(daemon.waitForLog("connected (pid \(getpid())"), "the server still logs at info after the reload:\n\(daemon.stderr)")
+        _ = client.sendRequest("no.such.method")
+        #expect(daemon.waitForLog("called \"no.such.method\""), "the server's bad-request lines (debug) appear: \(daemon.stderr)")
+
+        // Down to error: the server's warnings (a refused client) are no longer written.
+        try daemon.directory.write(RunningDaemon.configName, #"{"rig": "duo", "logLevel": "error", "maxClients": 4}"#)
+        daemon.signal(SIGHUP)
+        let seen = daemon.stderr.count
+        let deadline = ContinuousClock.now + .seconds(30)
+        // The reload's own notice is below error: wait until the new limit is in force instead.
+        var limited = false
+        while !limited && ContinuousClock.now < deadline {
+            let clients = try (0..<5).map { _ in try daemon.connect() }
+            limited = (try? clients[4].readMessage(timeout: .seconds(2)))?[path: "error", "code"] == .string("tooManyClients")
+        }
+        #expect(limited, "the reload to maxClients 4 did not take effect")
+        // The refusal is a warning of the server's: at error it is not written.
+        #expect(!String(daemon.stderr.dropFirst(seen)).contains("<4>refused a client"), "warnings still written at logLevel error: \(daemon.stderr.dropFirst(seen))")
+    }
+
     @Test("SIGTERM tells readiness subscribers, exits 0 and removes the socket file")
     func terminate() throws {
         let daemon = try RunningDaemon()
