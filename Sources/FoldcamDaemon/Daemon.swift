@@ -3,8 +3,9 @@ import FoldcamIO
 import FoldcamPlatform
 
 /// The daemon's state on the event loop: the decision engine, the camera descriptors, the
-/// event sequence, and the requests that read and change them.
-final class Daemon: RequestHandling {
+/// event sequence, and publishing each change to subscribers. The requests that read and change
+/// it are routed in Daemon+Requests.swift.
+final class Daemon {
     enum Mode: String { case simulate, hardware }
 
     let mode: Mode
@@ -166,130 +167,4 @@ final class Daemon: RequestHandling {
     }
 
     // MARK: Requests
-
-    func clientLeft(sessionID: Int) {
-        snapshots?.clientLeft(sessionID: sessionID)
-    }
-
-    func abandonPendingRequests() -> [(sessionID: Int, requestID: JSONValue)] {
-        snapshots?.abandonAll() ?? []
-    }
-
-    /// Handles a request the server has authorized (see `Method.access`).
-    func handle(_ method: Method, _ request: WireProtocol.Request, from session: ClientSession) -> Result<Answer, WireProtocol.Failure>? {
-        let params = Params(request: request)
-        if method == .snapshot {
-            guard let snapshots else {
-                return .failure(WireProtocol.Failure(id: request.id, code: .unavailable, message: "snapshots need the virtual camera, which is not running"))
-            }
-            do {
-                try snapshots.start(request, params: params, sessionID: session.id, rig: rig, plan: engine.plan, now: MonotonicClock.nanoseconds)
-                return nil
-            } catch {
-                return .failure(error)
-            }
-        }
-        do {
-            return .success(try route(method, request, params))
-        } catch {
-            return .failure(error)
-        }
-    }
-
-    private func route(_ method: Method, _ request: WireProtocol.Request, _ params: Params) throws(WireProtocol.Failure) -> Answer {
-        switch method {
-        case .hello:
-            return .value(.object([
-                ("protocol", .int(WireProtocol.version)), ("daemon", .string(Self.version)), ("rig", .string(rig.id)),
-                ("mode", .string(mode.rawValue)), ("topics", .array(Topic.allCases.map { .string($0.rawValue) })),
-                ("methods", .array(Method.available(simulate: simulates).map { .string($0.rawValue) })),
-            ]))
-        case .devices:
-            return .value(currentValue(of: .devices))
-        case .metrics:
-            return .value(.object([("text", .string(metricsText?() ?? ""))]))
-        case .state:
-            guard case var .object(members) = StateEncoder.encode(engine.state, rig: rig, plan: engine.plan) else { return .value(.null) }
-            members.insert(("rig", .string(rig.id)), at: 0)
-            members.append(("readiness", readiness.json))
-            members.append(("seq", .int(seq)))
-            return .value(.object(members))
-        case .directions:
-            if let displayID = try params.optionalString("display") {
-                guard let display = rig.displayIndex(displayID) else {
-                    let ids = rig.displays.map(\.id)
-                    throw params.failure("params.display: unknown display \(ClientText.quoted(displayID))\(NearestName.hint(for: displayID, among: ids)) (displays: \(ids.joined(separator: ", ")))")
-                }
-                guard case var .object(members) = StateEncoder.display(display, engine.state, rig: rig, includeTheta: false) else { return .value(.null) }
-                members.insert(("display", .string(displayID)), at: 0)
-                members.insert(("viewed", .bool(engine.state.viewedDisplay == display)), at: 1)
-                return .value(.object(members))
-            }
-            // Kept current after every change (see publish): no need to encode it again.
-            return .encoded(publishedValue(of: .directions))
-        case .pinView:
-            apply(.pinView(display: try params.id("display", in: rig.displays.map(\.id), kind: "display")))
-            return .encoded(publishedValue(of: .posture))
-        case .unpinView:
-            apply(.pinView(display: nil))
-            return .encoded(publishedValue(of: .posture))
-        case .setScreenRotation:
-            let display = try params.id("display", in: rig.displays.map(\.id), kind: "display")
-            let degrees = try params.number("rotation")
-            guard [0, 90, 180, 270].contains(degrees) else { throw params.failure("params.rotation: \(degrees) is not one of 0, 90, 180, 270") }
-            apply(.screenRotation(display: display, degrees: Int(degrees)))
-            return .value(StateEncoder.display(display, engine.state, rig: rig, includeTheta: false))
-        case .subscribe, .unsubscribe, .snapshot:
-            // The server answers subscriptions; snapshots are deferred (see handle).
-            throw WireProtocol.Failure(id: request.id, code: .internalError, message: "\(method.rawValue) is not routed here")
-        default:
-            return try simulate(method, request, params)
-        }
-    }
-
-    private func simulate(_ method: Method, _ request: WireProtocol.Request, _ params: Params) throws(WireProtocol.Failure) -> Answer {
-        guard simulates else {
-            throw WireProtocol.Failure(id: request.id, code: .unavailable, message: "\(method.rawValue) works only when the daemon runs with --simulate")
-        }
-        let cameraIDs = rig.cameras.map(\.id)
-        switch method {
-        case .simulateHinge:
-            let hinge = try params.id("hinge", in: rig.hinges.map(\.id), kind: "hinge")
-            let angle = try params.number("angle")
-            guard rig.hinges[hinge].contains(angle) else {
-                throw params.failure("params.angle: \(angle) is outside hinge \(rig.hinges[hinge].id)'s range [\(rig.hinges[hinge].minimum), \(rig.hinges[hinge].maximum)]")
-            }
-            onManualHinge?()
-            apply(.hingeAngle(hinge: hinge, degrees: angle))
-        case .simulateSwitch:
-            let name = try params.string("switch")
-            let state = try params.string("state")
-            let present = [("lid", rig.switches.lid != nil), ("tabletMode", rig.switches.tabletMode != nil)].filter(\.1).map(\.0)
-            if ["lid", "tabletMode"].contains(name) && !present.contains(name) {
-                throw params.failure("params.switch: rig \(rig.id) has no \(name) switch (\(present.isEmpty ? "it has no switches" : "its switches: " + present.joined(separator: ", ")))")
-            }
-            switch (name, state) {
-            case ("lid", "closed"), ("lid", "open"): apply(.lidSwitch(closed: state == "closed"))
-            case ("tabletMode", "on"), ("tabletMode", "off"): apply(.tabletModeSwitch(on: state == "on"))
-            default: throw params.failure("params: expected switch \"lid\" with state open|closed, or \"tabletMode\" with state on|off")
-            }
-        case .simulateGravity:
-            apply(.gravity(try params.vector("vector")))
-        case .simulateAccelerometer:
-            let sensor = try params.id("accelerometer", in: rig.accelerometers.map(\.id), kind: "accelerometer")
-            apply(.accelerometer(sensor: sensor, reading: try params.vector("reading")))
-        case .simulatePlug:
-            apply(.cameraPlugged(camera: try params.id("camera", in: cameraIDs, kind: "camera")))
-        case .simulateUnplug:
-            apply(.cameraUnplugged(camera: try params.id("camera", in: cameraIDs, kind: "camera")))
-        case .simulateBusy:
-            apply(.cameraBusy(camera: try params.id("camera", in: cameraIDs, kind: "camera"), busy: try params.bool("busy")))
-        case .simulateSweep:
-            let running = try params.bool("running")
-            guard let sweepControl, sweepControl(running) else { throw params.failure("this rig has no hinge to sweep") }
-        default:
-            throw WireProtocol.Failure(id: request.id, code: .internalError, message: "\(method.rawValue) is not a simulate method")
-        }
-        return .encoded(publishedValue(of: .posture))
-    }
 }

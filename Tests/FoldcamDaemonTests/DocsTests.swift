@@ -1,0 +1,64 @@
+import FoldcamCore
+import FoldcamTestSupport
+import Glibc
+import Testing
+
+/// The method tables in docs/security.md and docs/protocol.md against the daemon itself: every
+/// method `hello` lists is documented, in the access class the daemon enforces.
+@Suite("docs match the daemon's methods")
+struct DocsTests {
+    static let repository: String = {
+        var path = #filePath
+        for _ in 0..<3 { path = String(path[..<path.lastIndex(of: "/")!]) }
+        return path
+    }()
+
+    /// docs/security.md's table: class → methods (`simulate.*` expanded against `available`).
+    static func accessClasses(available: [String]) -> [String: Set<String>] {
+        var classes: [String: Set<String>] = [:]
+        for line in readTextFile(repository + "/docs/security.md").split(separator: "\n") {
+            for name in ["read", "frames", "control"] where line.hasPrefix("| \(name) |") {
+                let methodsColumn = line.split(separator: "|")[1]
+                let tokens = methodsColumn.split(separator: "`").enumerated().filter { $0.offset % 2 == 1 }.map { String($0.element) }
+                var methods: Set<String> = []
+                for token in tokens {
+                    if token.hasSuffix(".*") {
+                        methods.formUnion(available.filter { $0.hasPrefix(token.dropLast()) })
+                    } else {
+                        methods.insert(token)
+                    }
+                }
+                classes[name] = methods
+            }
+        }
+        return classes
+    }
+
+    @Test("docs/security.md lists every method once, in the class the daemon enforces for a stranger; docs/protocol.md has a row for each")
+    func methodTables() throws {
+        let daemon = try RunningDaemon()
+        guard case let .array(listed)? = try daemon.connect().result("hello")["methods"] else { throw HarnessError("hello lists no methods") }
+        let available = listed.compactMap(\.stringValue)
+        let classes = Self.accessClasses(available: available)
+        let documented = classes.values.reduce(into: [String]()) { $0 += $1 }
+        #expect(documented.sorted() == available.sorted(), "docs/security.md: \(classes), hello: \(available)")
+
+        let protocolDoc = readTextFile(Self.repository + "/docs/protocol.md")
+        for method in available {
+            #expect(protocolDoc.contains("| `\(method)`") || protocolDoc.contains("`\(method)`, `") || protocolDoc.contains(", `\(method)` |"), "docs/protocol.md has no row for \(method)")
+        }
+
+        try #require(OtherUser.available, "needs root to call as another user (setpriv)")
+        let script = try OtherUser.script(OtherUser.requestsScript, named: "client.pl", in: daemon.directory)
+        let requests = available.enumerated().map { #"{"id": \#($0.offset), "method": "\#($0.element)"}"# }
+        let stranger = try OtherUser.start("/usr/bin/perl", [script, daemon.socketPath] + requests, in: daemon.directory, name: "stranger")
+        #expect(stranger.exitCode(timeout: .seconds(60)) == 0, "\(stranger.stderr)")
+        let replies = OtherUser.replies(stranger)
+        try #require(replies.count == available.count, "\(stranger.stdout)")
+        for (method, reply) in zip(available, replies) {
+            let forbidden = reply[path: "error", "code"] == .string("forbidden")
+            let documentedOpen = classes["read"]?.contains(method) == true
+            #expect(forbidden != documentedOpen, "\(method): documented as \(documentedOpen ? "read" : "restricted"), but a stranger got \(reply.compactText)")
+        }
+    }
+}
