@@ -129,7 +129,7 @@ public final class DaemonRunner {
 
         let reloads = try ReloadWorker()
         try loop.register(reloads.results.descriptor) { [unowned self] _ in
-            for result in reloads.collect() { self.finishReload(result, daemon: daemon, server: server, notifier: notifier) }
+            for result in reloads.collect() { self.finishReload(result, daemon: daemon, server: server, sweep: sweep, notifier: notifier) }
             if reloads.takeAnother() { self.beginReload(reloads, notifier: notifier) }
         }
         var exitCode: Int32 = 0
@@ -252,7 +252,7 @@ public final class DaemonRunner {
     }
 
     /// Swaps a prepared reload in (on the loop: no I/O, no search), then READY=1.
-    private func finishReload(_ result: Result<ReloadWorker.Prepared, ReloadWorker.ReloadFailure>, daemon: Daemon, server: ControlServer, notifier: SystemdNotifier) {
+    private func finishReload(_ result: Result<ReloadWorker.Prepared, ReloadWorker.ReloadFailure>, daemon: Daemon, server: ControlServer, sweep: SweepDriver, notifier: SystemdNotifier) {
         let metrics = daemon.metrics
         defer { notifier.notify("READY=1") }
         do {
@@ -264,6 +264,7 @@ public final class DaemonRunner {
             if let missing = prepared.missingGroup { log.warning("group \"\(missing)\" does not exist; only root and the daemon's user may change state or receive frames") }
             server.authorizer.controlGroup = prepared.controlGroup
             daemon.replaceRig(prepared.rig, plan: prepared.plan)
+            sweep.replaceRig(prepared.rig)
             try hardware?.restart(config: prepared.config, log: log)
             metrics.reloaded(ok: true)
             log.notice("reloaded: rig \(prepared.rig.id)")

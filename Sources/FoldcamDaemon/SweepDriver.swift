@@ -5,7 +5,7 @@ import FoldcamPlatform
 /// the daemon as ordinary inputs.
 final class SweepDriver {
     private let timer: Timer
-    private let steps: [[Double]]
+    private var steps: [[Double]]
     private var next = 0
     private let interval: Duration
     private(set) var running = false
@@ -22,6 +22,17 @@ final class SweepDriver {
         try loop.register(timer.descriptor) { [unowned self] _ in
             let ticks = self.timer.acknowledge()
             if ticks > 0 { self.tick() }
+        }
+    }
+
+    /// A reloaded rig: its own fold cycle from the start, so no step is outside its hinges'
+    /// ranges (the old path would feed angles the new rig drops). Stops if it has no hinge.
+    func replaceRig(_ rig: Rig) {
+        steps = SweepPath(rig: rig, stepDegrees: 5).steps
+        next = 0
+        if running && steps.isEmpty {
+            running = false
+            timer.cancel()
         }
     }
 

@@ -88,6 +88,42 @@ struct LifecycleTests {
         #expect(!String(daemon.stderr.dropFirst(seen)).contains("<4>refused a client"), "warnings still written at logLevel error: \(daemon.stderr.dropFirst(seen))")
     }
 
+    @Test("a SIGHUP to a rig with a narrower hinge range moves the demo sweep onto the new rig's path: no step is dropped")
+    func reloadMovesTheSweep() throws {
+        var narrow = try #require(RigPresets.json("duo"))
+        for (old, new) in [
+            (#""id": "duo""#, #""id": "duo-narrow""#),
+            (#""range": [0, 180], "initial": 180"#, #""range": [0, 120], "initial": 120"#),
+            (#"{"id": "halfOpen", "ranges": {"fold": [30, 150]}, "display": "inner"},"#, #"{"id": "halfOpen", "ranges": {"fold": [30, 120]}, "display": "inner"}"#),
+            (#"{"id": "open", "ranges": {"fold": [150, 180]}, "display": "inner"}"#, ""),
+        ] {
+            let parts = narrow.split(separator: old, omittingEmptySubsequences: false)
+            try #require(parts.count == 2, "the duo preset changed: \(old) not found once")
+            narrow = parts.joined(separator: new)
+        }
+        let daemon = try RunningDaemon(config: #"{"rig": "duo"}"#, arguments: ["--sweep", "--step-ms", "10"])
+        try daemon.directory.write("narrow.json", narrow)
+        let subscriber = try daemon.connect()
+        _ = try subscriber.result("subscribe", .params(("topics", .array([.string("posture")]))))
+        try daemon.directory.write(RunningDaemon.configName, #"{"rig": "\#(daemon.directory.file("narrow.json"))"}"#)
+        daemon.signal(SIGHUP)
+        #expect(daemon.waitForLog("reloaded: rig duo-narrow"), "\(daemon.stderr)")
+        let afterReload = daemon.stderr.count
+        // Events after this seq come from the new rig (the reload is applied before it logs).
+        guard case let .int(reloadSeq)? = try subscriber.result("state")["seq"] else { throw HarnessError("state has no seq") }
+        // More than a whole fold cycle of the new rig (0 to 120 and back in 5° steps).
+        var angles: [Double] = []
+        let deadline = ContinuousClock.now + .seconds(60)
+        while angles.count < 80 && ContinuousClock.now < deadline {
+            let event = try subscriber.nextEvent(timeout: .seconds(30))
+            guard case let .int(seq)? = event["seq"], seq > reloadSeq else { continue }
+            if let angle = event[path: "data", "hinges", "fold"]?.numberValue { angles.append(angle) }
+        }
+        #expect(angles.count >= 80, "the sweep stopped after the reload: \(angles.count) steps")
+        #expect(angles.allSatisfy { (0...120).contains($0) }, "steps outside the new range: \(angles.filter { $0 > 120 })")
+        #expect(!String(daemon.stderr.dropFirst(afterReload)).contains("dropped"), "the sweep fed angles the new rig drops:\n\(daemon.stderr.dropFirst(afterReload))")
+    }
+
     @Test("SIGTERM tells readiness subscribers, exits 0 and removes the socket file")
     func terminate() throws {
         let daemon = try RunningDaemon()
