@@ -33,8 +33,6 @@ public final class DaemonRunner {
     private var log: Log
     private let environment: [String: String]
     private var config = DaemonConfig()
-    /// The device layer (hardware mode only).
-    private var hardware: HardwareInputs?
 
     public init(options: DaemonOptions, environment: [String: String]) {
         self.options = options
@@ -70,6 +68,9 @@ public final class DaemonRunner {
         }
     }
 
+    /// Builds the services in their start order (socket, decisions, snapshots, sweep, device
+    /// inputs, cameras, metrics, watchdog), serves until SIGTERM/SIGINT, then stops them in
+    /// reverse order.
     private func serve() throws -> Int32 {
         // Signals first, before any thread exists, so all threads inherit the blocked mask.
         let signals = try SignalSource([SIGTERM, SIGINT, SIGHUP])
@@ -79,60 +80,44 @@ public final class DaemonRunner {
         try Self.ensureDescriptors(for: config, log: log)
 
         let loop = try EventLoop()
-        let listener = try makeListener()
+        let services = ServiceGroup(log: log)
         let metrics = DaemonMetrics()
         let startTime = WallClock.seconds
-        let server = try ControlServer(loop: loop, listener: listener, limits: limits(config), authorizer: authorizer(config), metrics: metrics, log: log)
+        let listener = try makeListener()
+        let server = try ControlServer(loop: loop, listener: listener, limits: .init(config), authorizer: authorizer(config), metrics: metrics, log: log)
+        services.add(server)
         let daemon = Daemon(mode: options.simulate ? .simulate : .hardware, rig: rig, metrics: metrics, log: log)
         server.handler = daemon
         daemon.server = server
-        let snapshots = try SnapshotService()
-        try loop.register(snapshots.completions.descriptor) { [unowned server] _ in
-            for completion in snapshots.finished() {
-                server.completeDeferred(sessionID: completion.sessionID, requestID: completion.requestID, result: completion.result)
-            }
-        }
-        daemon.snapshots = snapshots
-        let printer = DecisionPrinter()
-        if options.printDecisions {
-            printer.print(daemon.engine.state, rig: daemon.rig, plan: daemon.engine.plan)
-            daemon.onChange = { state, change in
-                if DecisionPrinter.isNoticeable(change) { printer.print(state, rig: daemon.rig, plan: daemon.engine.plan) }
-            }
-        }
+        services.add(daemon)
+        daemon.snapshots = try startSnapshots(loop: loop, server: server)
+        if options.printDecisions { printDecisions(of: daemon) }
+        services.add(try startSweep(loop: loop, daemon: daemon, rig: rig))
 
-        let sweep = try SweepDriver(loop: loop, rig: rig, interval: .milliseconds(max(1, options.stepMilliseconds)), cycles: options.sweepCycles) { [unowned daemon] angles in
-            for (hinge, angle) in angles.enumerated() where hinge < daemon.rig.hinges.count {
-                daemon.apply(.hingeAngle(hinge: hinge, degrees: angle))
-            }
+        // Hardware: the first device inventory completes here, before READY=1.
+        if !options.simulate {
+            let inputs = try HardwareInputs(daemon: daemon, loop: loop, config: config, log: log)
+            services.add(inputs)
         }
-        daemon.onManualHinge = { [unowned sweep] in
-            if sweep.running {
-                sweep.set(running: false)
-            }
-        }
-        daemon.sweepControl = { [unowned sweep] running in sweep.set(running: running) }
-        if options.exitAfterSweep { sweep.onFinished = { loop.stop() } }
-        if options.sweep && !sweep.set(running: true) { log.notice("rig \(rig.id) has no hinges: nothing to sweep") }
+        let producer = try startCameras(loop: loop, daemon: daemon, server: server)
+        services.add(CameraModeService(config: config, plan: daemon.engine.plan, producer: producer))
 
+        let exporter = try MetricsExporter(loop: loop, log: log) { [unowned daemon, unowned server] lastWrite in
+            MetricsReport.text(.init(daemon: daemon, clients: server.clientCount, metrics: metrics, producer: producer?.stats, startTime: startTime, lastWriteSeconds: lastWrite))
+        }
+        exporter.configure(directory: config.metricsDirectory, interval: .seconds(config.metricsIntervalSeconds))
+        daemon.metricsText = { [unowned daemon, unowned server] in
+            MetricsReport.text(.init(daemon: daemon, clients: server.clientCount, metrics: metrics, producer: producer?.stats, startTime: startTime, lastWriteSeconds: nil))
+        }
+        services.add(exporter)
         let notifier = SystemdNotifier(environment: environment)
-        var watchdogTimer: Timer?
-        if let interval = notifier.watchdogInterval {
-            let timer = try Timer()
-            try timer.schedule(after: interval, repeating: interval)
-            try loop.register(timer.descriptor) { _ in
-                _ = timer.acknowledge()
-                notifier.notify("WATCHDOG=1")
-            }
-            watchdogTimer = timer
-        }
+        if let watchdog = try WatchdogService(notifier: notifier, loop: loop) { services.add(watchdog) }
 
         let reloads = try ReloadWorker()
         try loop.register(reloads.results.descriptor) { [unowned self] _ in
-            for result in reloads.collect() { self.finishReload(result, daemon: daemon, server: server, sweep: sweep, notifier: notifier) }
+            for result in reloads.collect() { self.finishReload(result, services: services, metrics: metrics, notifier: notifier) }
             if reloads.takeAnother() { self.beginReload(reloads, notifier: notifier) }
         }
-        var exitCode: Int32 = 0
         try loop.register(signals.descriptor) { [unowned self] _ in
             for signal in signals.pending() {
                 switch signal {
@@ -142,36 +127,9 @@ public final class DaemonRunner {
                     self.log.notice("received \(signal == SIGTERM ? "SIGTERM" : "SIGINT"); stopping")
                     notifier.notify("STOPPING=1")
                     daemon.markStopping()
-                    exitCode = 0
                     loop.stop()
                 }
             }
-        }
-
-        // Hardware: the first device inventory completes here, before READY=1.
-        if !options.simulate { hardware = try HardwareInputs(daemon: daemon, loop: loop, config: config, log: log) }
-
-        var producer: VirtualCameraProducer?
-        if config.cameraMode == .individual {
-            let control = try IndividualCameraControl(log: log)
-            try loop.register(control.results.descriptor) { [unowned daemon] _ in
-                for result in control.results.drain() where control.handle(result) { daemon.publish(candidates: [.devices]) }
-            }
-            daemon.individual = control
-            log.info("individual camera mode: clients open the cameras; sensors are flipped when a capture needs 180°")
-        } else {
-            producer = try VirtualCameraSetup.start(daemon: daemon, loop: loop, snapshots: snapshots, config: config, explicitNode: options.loopback, log: log)
-            server.authorizer.cameraGroup = producer.flatMap { $0.configuration.outputNode }.flatMap { Self.cameraGroup(of: $0) }
-        }
-
-        let report = { [unowned daemon, unowned server] (lastWrite: Double?) in
-            MetricsReport.text(.init(daemon: daemon, clients: server.clientCount, metrics: metrics, producer: producer?.stats, startTime: startTime, lastWriteSeconds: lastWrite))
-        }
-        daemon.metricsText = { report(nil) }
-        var exporter: MetricsExporter?
-        if let directory = config.metricsDirectory {
-            exporter = try MetricsExporter(directory: directory, interval: .seconds(config.metricsIntervalSeconds), loop: loop, log: log, report: report)
-            log.info("metrics: writing \(directory)/\(MetricsExporter.fileName) every \(config.metricsIntervalSeconds) s")
         }
 
         let socketDescription = listener.ownedPath ?? "the socket passed by systemd"
@@ -179,21 +137,64 @@ public final class DaemonRunner {
         notifier.notify("READY=1\nSTATUS=serving \(socketDescription), rig \(rig.id) (\(daemon.mode.rawValue))")
         try loop.run()
 
-        sweep.set(running: false)
-        producer?.send(.stop)
-        hardware?.stop()
-        watchdogTimer?.cancel()
-        exporter?.write()
-        exporter?.stop()
-        server.shutdown()
+        services.stop()
         // Break the cycles between the loop's handlers and what they serve.
         loop.removeAllHandlers()
-        daemon.onChange = nil
-        daemon.onManualHinge = nil
-        daemon.sweepControl = nil
-        daemon.metricsText = nil
         log.info("foldcamd stopped")
-        return exitCode
+        return 0
+    }
+
+    /// Snapshots are encoded on a worker; their replies come back through the loop.
+    private func startSnapshots(loop: EventLoop, server: ControlServer) throws -> SnapshotService {
+        let snapshots = try SnapshotService()
+        try loop.register(snapshots.completions.descriptor) { [unowned server] _ in
+            for completion in snapshots.finished() {
+                server.completeDeferred(sessionID: completion.sessionID, requestID: completion.requestID, result: completion.result)
+            }
+        }
+        return snapshots
+    }
+
+    /// The simulator prints every noticeable decision on stdout.
+    private func printDecisions(of daemon: Daemon) {
+        let printer = DecisionPrinter()
+        printer.print(daemon.engine.state, rig: daemon.rig, plan: daemon.engine.plan)
+        daemon.onChange = { [unowned daemon] state, change in
+            if DecisionPrinter.isNoticeable(change) { printer.print(state, rig: daemon.rig, plan: daemon.engine.plan) }
+        }
+    }
+
+    /// The demo fold cycle (`--sweep`); a client that moves the hinge itself stops it.
+    private func startSweep(loop: EventLoop, daemon: Daemon, rig: Rig) throws -> SweepDriver {
+        let sweep = try SweepDriver(loop: loop, rig: rig, interval: .milliseconds(max(1, options.stepMilliseconds)), cycles: options.sweepCycles) { [unowned daemon] angles in
+            for (hinge, angle) in angles.enumerated() where hinge < daemon.rig.hinges.count {
+                daemon.apply(.hingeAngle(hinge: hinge, degrees: angle))
+            }
+        }
+        daemon.onManualHinge = { [unowned sweep] in
+            if sweep.running { sweep.set(running: false) }
+        }
+        daemon.sweepControl = { [unowned sweep] running in sweep.set(running: running) }
+        if options.exitAfterSweep { sweep.onFinished = { loop.stop() } }
+        if options.sweep && !sweep.set(running: true) { log.notice("rig \(rig.id) has no hinges: nothing to sweep") }
+        return sweep
+    }
+
+    /// The virtual camera's producer, or individual mode's sensor flips.
+    private func startCameras(loop: EventLoop, daemon: Daemon, server: ControlServer) throws -> VirtualCameraProducer? {
+        if config.cameraMode == .individual {
+            let control = try IndividualCameraControl(log: log)
+            try loop.register(control.results.descriptor) { [unowned daemon] _ in
+                for result in control.results.drain() where control.handle(result) { daemon.publish(candidates: [.devices]) }
+            }
+            daemon.individual = control
+            log.info("individual camera mode: clients open the cameras; sensors are flipped when a capture needs 180°")
+            return nil
+        }
+        guard let snapshots = daemon.snapshots else { return nil }
+        let producer = try VirtualCameraSetup.start(daemon: daemon, loop: loop, snapshots: snapshots, config: config, explicitNode: options.loopback, log: log)
+        server.authorizer.cameraGroup = producer.flatMap { $0.configuration.outputNode }.flatMap { Self.cameraGroup(of: $0) }
+        return producer
     }
 
     private func makeListener() throws -> UnixListener {
@@ -213,12 +214,6 @@ public final class DaemonRunner {
         } catch {
             throw RigLoader.LoadError(description: "cannot listen on \(path): \(error)\n(set FOLDCAM_SOCKET or --socket to use another path)")
         }
-    }
-
-    private func limits(_ config: DaemonConfig) -> ControlServer.Limits {
-        ControlServer.Limits(
-            maxClients: config.maxClients, maxClientsPerUser: config.maxClientsPerUser, reservedClients: config.reservedClients,
-            requestTimeout: .seconds(config.requestTimeoutSeconds), stuckTimeout: .seconds(config.clientStuckSeconds))
     }
 
     private func authorizer(_ config: DaemonConfig) -> Authorizer {
@@ -251,21 +246,15 @@ public final class DaemonRunner {
         }
     }
 
-    /// Swaps a prepared reload in (on the loop: no I/O, no search), then READY=1.
-    private func finishReload(_ result: Result<ReloadWorker.Prepared, ReloadWorker.ReloadFailure>, daemon: Daemon, server: ControlServer, sweep: SweepDriver, notifier: SystemdNotifier) {
-        let metrics = daemon.metrics
+    /// Offers a prepared reload to every service (`ServiceGroup`: all check, then all apply,
+    /// or none), then READY=1.
+    private func finishReload(_ result: Result<ReloadWorker.Prepared, ReloadWorker.ReloadFailure>, services: ServiceGroup, metrics: DaemonMetrics, notifier: SystemdNotifier) {
         defer { notifier.notify("READY=1") }
         do {
             let prepared = try result.get()
-            try Self.ensureDescriptors(for: prepared.config, log: log)
+            try services.reload(prepared)
             config = prepared.config
             log.threshold = Self.priority(prepared.config.logLevel)
-            server.limits = limits(prepared.config)
-            if let missing = prepared.missingGroup { log.warning("group \"\(missing)\" does not exist; only root and the daemon's user may change state or receive frames") }
-            server.authorizer.controlGroup = prepared.controlGroup
-            daemon.replaceRig(prepared.rig, plan: prepared.plan)
-            sweep.replaceRig(prepared.rig)
-            try hardware?.restart(config: prepared.config, log: log)
             metrics.reloaded(ok: true)
             log.notice("reloaded: rig \(prepared.rig.id)")
             notifier.notify("STATUS=reloaded, rig \(prepared.rig.id)")

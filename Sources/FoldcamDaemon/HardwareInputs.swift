@@ -8,7 +8,7 @@ import FoldcamPlatform
 final class HardwareInputs {
     private let loop: EventLoop
     private unowned let daemon: Daemon
-    private var log: Log
+    let log: Log
     private var thread: DeviceThread
 
     /// How long start-up waits for the first inventory before reporting ready anyway.
@@ -32,9 +32,8 @@ final class HardwareInputs {
 
     /// After a reload: a new thread for the new rig. Its inventory arrives through the loop;
     /// nothing here blocks.
-    func restart(config: DaemonConfig, log: Log) throws {
+    func restart(config: DaemonConfig) throws {
         stop()
-        self.log = log
         thread = try DeviceThread(rig: daemon.rig, settings: DeviceSettings(config: config), log: log)
         try register()
     }

@@ -8,7 +8,8 @@ import FoldcamPlatform
 final class MetricsExporter {
     static let fileName = "foldcam.prom"
 
-    let directory: String
+    private(set) var directory: String?
+    private var interval: Duration = .seconds(15)
     private let timer: Timer
     private let loop: EventLoop
     private let log: Log
@@ -18,8 +19,7 @@ final class MetricsExporter {
     private let clock = ContinuousClock()
 
     /// `report` renders the text; it is given the previous write's duration.
-    init(directory: String, interval: Duration, loop: EventLoop, log: Log, report: @escaping (Double?) -> String) throws(SystemCallError) {
-        self.directory = directory
+    init(loop: EventLoop, log: Log, report: @escaping (Double?) -> String) throws(SystemCallError) {
         self.loop = loop
         self.log = log
         self.report = report
@@ -28,11 +28,21 @@ final class MetricsExporter {
             _ = self.timer.acknowledge()
             self.write()
         }
-        try timer.schedule(after: .milliseconds(1), repeating: interval)
+    }
+
+    /// Writes to `directory` every `interval` from now on (at once too), or stops writing.
+    func configure(directory: String?, interval: Duration) {
+        guard directory != self.directory || interval != self.interval else { return }
+        self.directory = directory
+        self.interval = interval
+        guard let directory else { return timer.cancel() }
+        log.info("metrics: writing \(directory)/\(Self.fileName) every \(interval)")
+        try? timer.schedule(after: .milliseconds(1), repeating: interval)
     }
 
     /// Writes the file now (also at start and at shutdown, so it never lags far behind).
     func write() {
+        guard let directory else { return }
         let started = clock.now
         let text = report(lastWriteSeconds)
         do {
@@ -44,10 +54,5 @@ final class MetricsExporter {
                 log.warning(line)
             }
         }
-    }
-
-    func stop() {
-        timer.cancel()
-        loop.unregister(timer.descriptor)
     }
 }

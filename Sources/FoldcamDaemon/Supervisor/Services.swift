@@ -1,0 +1,127 @@
+import FoldcamCapture
+import FoldcamCore
+import FoldcamIO
+import FoldcamPlatform
+
+/// How each long-lived part takes a reload and stops (`ServiceGroup`).
+
+extension ControlServer: DaemonService {
+    var serviceName: String { "control socket" }
+
+    func checkReload(_ reload: ReloadWorker.Prepared) throws {
+        try DaemonRunner.ensureDescriptors(for: reload.config, log: log)
+    }
+
+    func applyReload(_ reload: ReloadWorker.Prepared) {
+        limits = Limits(reload.config)
+        if let missing = reload.missingGroup { log.warning("group \"\(missing)\" does not exist; only root and the daemon's user may change state or receive frames") }
+        authorizer.controlGroup = reload.controlGroup
+    }
+
+    func stop() { shutdown() }
+}
+
+extension ControlServer.Limits {
+    init(_ config: DaemonConfig) {
+        self.init(
+            maxClients: config.maxClients, maxClientsPerUser: config.maxClientsPerUser, reservedClients: config.reservedClients,
+            requestTimeout: .seconds(config.requestTimeoutSeconds), stuckTimeout: .seconds(config.clientStuckSeconds))
+    }
+}
+
+extension Daemon: DaemonService {
+    var serviceName: String { "decisions" }
+    func applyReload(_ reload: ReloadWorker.Prepared) { replaceRig(reload.rig, plan: reload.plan) }
+
+    func stop() {
+        // The callbacks capture the parts they call; clearing them ends those cycles.
+        onChange = nil
+        onManualHinge = nil
+        sweepControl = nil
+        metricsText = nil
+    }
+}
+
+extension SweepDriver: DaemonService {
+    var serviceName: String { "demo sweep" }
+    func applyReload(_ reload: ReloadWorker.Prepared) { replaceRig(reload.rig) }
+    func stop() { set(running: false) }
+}
+
+extension HardwareInputs: DaemonService {
+    var serviceName: String { "device inputs" }
+
+    func applyReload(_ reload: ReloadWorker.Prepared) {
+        do {
+            try restart(config: reload.config)
+        } catch {
+            log.error("device inputs: cannot restart for the new rig: \(error); decisions go on without them")
+        }
+    }
+}
+
+extension MetricsExporter: DaemonService {
+    var serviceName: String { "metrics writer" }
+    func applyReload(_ reload: ReloadWorker.Prepared) { configure(directory: reload.config.metricsDirectory, interval: .seconds(reload.config.metricsIntervalSeconds)) }
+
+    func stop() {
+        if directory != nil { write() }
+        configure(directory: nil, interval: .seconds(1))
+    }
+}
+
+/// The camera side: the virtual camera's producer (or individual mode's flips). Its format,
+/// loopback and mode are fixed for its life: a reload that would change them is refused with
+/// what to do, rather than applied half (the decisions on the new rig, the old format feeding).
+final class CameraModeService: DaemonService {
+    let serviceName: String
+    private let config: DaemonConfig
+    private let format: CameraMode?
+    private let producer: VirtualCameraProducer?
+
+    init(config: DaemonConfig, plan: VirtualCameraPlan, producer: VirtualCameraProducer?) {
+        self.config = config
+        format = plan.format
+        self.producer = producer
+        serviceName = producer == nil ? "cameras (\(config.cameraMode.rawValue) mode)" : "virtual camera"
+    }
+
+    func checkReload(_ reload: ReloadWorker.Prepared) throws {
+        let restart = "restart foldcamd (systemctl restart foldcamd) to apply it"
+        if reload.config.cameraMode != config.cameraMode {
+            throw ReloadWorker.ReloadFailure(description: "cameraMode would change from \(config.cameraMode.rawValue) to \(reload.config.cameraMode.rawValue); \(restart)")
+        }
+        guard producer != nil else { return }
+        if reload.config.loopbackDevice != config.loopbackDevice || reload.config.loopbackLabel != config.loopbackLabel {
+            throw ReloadWorker.ReloadFailure(description: "the virtual camera's loopback would change; \(restart)")
+        }
+        if reload.plan.format != format {
+            let old = format.map { "\($0)" } ?? "none", new = reload.plan.format.map { "\($0)" } ?? "none"
+            throw ReloadWorker.ReloadFailure(description: "the virtual camera's format would change from \(old) to \(new) (readers hold the loopback's format); \(restart)")
+        }
+    }
+
+    func applyReload(_ reload: ReloadWorker.Prepared) {}
+
+    func stop() { producer?.send(.stop) }
+}
+
+/// systemd's keep-alive: WATCHDOG=1 at half of WatchdogSec.
+final class WatchdogService: DaemonService {
+    let serviceName = "systemd watchdog"
+    private let timer: Timer
+
+    init?(notifier: SystemdNotifier, loop: EventLoop) throws {
+        guard let interval = notifier.watchdogInterval else { return nil }
+        let timer = try Timer()
+        try timer.schedule(after: interval, repeating: interval)
+        try loop.register(timer.descriptor) { _ in
+            _ = timer.acknowledge()
+            notifier.notify("WATCHDOG=1")
+        }
+        self.timer = timer
+    }
+
+    func applyReload(_ reload: ReloadWorker.Prepared) {}
+    func stop() { timer.cancel() }
+}
