@@ -124,6 +124,17 @@ struct LifecycleTests {
         #expect(!String(daemon.stderr.dropFirst(afterReload)).contains("dropped"), "the sweep fed angles the new rig drops:\n\(daemon.stderr.dropFirst(afterReload))")
     }
 
+    @Test("a reload one part refuses is refused whole: the rig, the log level and the limits stay as they were")
+    func reloadIsAllOrNothing() throws {
+        let daemon = try RunningDaemon(config: #"{"rig": "duo", "logLevel": "info"}"#)
+        try daemon.directory.write(RunningDaemon.configName, #"{"rig": "kiosk", "cameraMode": "individual", "logLevel": "debug"}"#)
+        daemon.signal(SIGHUP)
+        #expect(daemon.waitForLog("reload rejected"), "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("cameraMode would change from virtual to individual") && daemon.stderr.contains("restart foldcamd"), "\(daemon.stderr)")
+        #expect(try daemon.connect().result("hello")["rig"] == .string("duo"))
+        #expect(!daemon.stderr.contains("<7>"), "the refused reload's logLevel took effect: \(daemon.stderr)")
+    }
+
     @Test("SIGTERM tells readiness subscribers, exits 0 and removes the socket file")
     func terminate() throws {
         let daemon = try RunningDaemon()
