@@ -90,26 +90,18 @@ public enum PrometheusText {
     }
 
     /// Label values escape `\`, `"` and newline.
-    public static func escapeLabelValue(_ value: String) -> String {
-        var out = ""
-        for character in value.unicodeScalars {
-            switch character {
-            case "\\": out += "\\\\"
-            case "\"": out += "\\\""
-            case "\n": out += "\\n"
-            default: out.unicodeScalars.append(character)
-            }
-        }
-        return out
-    }
+    public static func escapeLabelValue(_ value: String) -> String { escape(value, quote: true) }
 
     /// Help text escapes `\` and newline.
-    public static func escapeHelp(_ help: String) -> String {
+    public static func escapeHelp(_ help: String) -> String { escape(help, quote: false) }
+
+    private static func escape(_ text: String, quote: Bool) -> String {
         var out = ""
-        for character in help.unicodeScalars {
+        for character in text.unicodeScalars {
             switch character {
             case "\\": out += "\\\\"
             case "\n": out += "\\n"
+            case "\"" where quote: out += "\\\""
             default: out.unicodeScalars.append(character)
             }
         }

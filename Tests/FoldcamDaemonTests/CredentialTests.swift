@@ -6,27 +6,11 @@ import Testing
 /// SO_PEERCRED: a client running as another user may read but not change anything.
 @Suite("foldcamd peer credentials")
 struct CredentialTests {
-    /// A client in Perl (perl-base is Essential in Debian, so always there): connects, sends each
-    /// request line from the arguments, and prints each reply line.
-    static let perlClient = #"""
-        use strict; use warnings; use IO::Socket::UNIX;
-        my $path = shift @ARGV;
-        my $socket = IO::Socket::UNIX->new(Peer => $path) or die "connect $path: $!\n";
-        $| = 1;
-        for my $request (@ARGV) {
-            print $socket "$request\n";
-            my $reply = <$socket>;
-            defined $reply or die "connection closed\n";
-            print $reply;
-        }
-        """#
-
     @Test("a client running as uid 65534 gets forbidden for pinView, reads still work, the denial is logged")
     func otherUserIsRefused() throws {
         try #require(getuid() == 0, "this test starts a client as another user (setpriv), which needs root; CI runs as root")
         let daemon = try RunningDaemon()
-        let script = daemon.directory.file("client.pl")
-        try daemon.directory.write("client.pl", Self.perlClient)
+        let script = try OtherUser.script(OtherUser.requestsScript, named: "client.pl", in: daemon.directory)
         let requests = [
             #"{"id": 1, "method": "hello"}"#,
             #"{"id": 2, "method": "pinView", "params": {"display": "outer"}}"#,
@@ -34,10 +18,7 @@ struct CredentialTests {
             #"{"id": 4, "method": "directions", "params": {"display": "inner"}}"#,
             #"{"id": 5, "method": "subscribe", "params": {"topics": ["posture"]}}"#,
         ]
-        let child = try ChildProcess(
-            executable: "/usr/bin/setpriv",
-            arguments: ["--reuid=65534", "--regid=65534", "--clear-groups", "--", "/usr/bin/perl", script, daemon.socketPath] + requests,
-            stdoutPath: daemon.directory.file("client.out"), stderrPath: daemon.directory.file("client.err"))
+        let child = try OtherUser.start("/usr/bin/perl", [script, daemon.socketPath] + requests, in: daemon.directory, name: "client")
         let code = child.exitCode(timeout: .seconds(20))
         #expect(code == 0, "client failed: \(child.stderr)")
         let replies = child.stdout.split(separator: "\n").compactMap { try? JSONParser.parse(String($0)) }
