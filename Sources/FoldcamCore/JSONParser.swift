@@ -23,6 +23,10 @@ public struct JSONParser {
 
     public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
         var parser = JSONParser(bytes: bytes)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) {
+            // Editors on some systems add one; JSON forbids it (RFC 8259 §8.1). Say so plainly.
+            throw parser.error("the text starts with a UTF-8 byte order mark (EF BB BF), which JSON does not allow; save the file as UTF-8 without a BOM")
+        }
         parser.skipWhitespace()
         let value = try parser.parseValue()
         parser.skipWhitespace()

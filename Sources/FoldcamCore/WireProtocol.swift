@@ -48,15 +48,19 @@ public enum WireProtocol {
         guard case let .object(members) = value else {
             return .failure(Failure(code: .invalidRequest, message: "a request is a JSON object, found \(value.kindDescription)"))
         }
-        let id = value["id"] ?? .null
+        var id = value["id"] ?? .null
         switch id {
         case .int: break
+        case let .double(number) where number == number.rounded() && abs(number) < 1e15:
+            // 1.0 is the integer 1 to most JSON encoders (JavaScript has no other): answer as 1.
+            id = .int(Int(number))
         case let .string(text):
             if text.utf8.count > maximumIDBytes {
                 return .failure(Failure(code: .invalidRequest, message: "\"id\" is \(text.utf8.count) bytes long; the limit is \(maximumIDBytes)"))
             }
         default:
-            return .failure(Failure(code: .invalidRequest, message: "\"id\" must be a number or a string, so the reply can be matched"))
+            let found = id.numberValue.map { "\(ClientText.quoted("\($0)")) is not an integer" } ?? "found \(id.kindDescription)"
+            return .failure(Failure(code: .invalidRequest, message: "\"id\" must be an integer or a string, so the reply can be matched (\(found))"))
         }
         for (key, _) in members where !["id", "method", "params"].contains(key) {
             return .failure(Failure(id: id, code: .invalidRequest, message: "unknown member \(ClientText.quoted(key))\(NearestName.hint(for: key, among: ["id", "method", "params"])) (expected id, method, params)"))

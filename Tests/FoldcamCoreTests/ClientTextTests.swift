@@ -37,3 +37,16 @@ struct ClientTextTests {
         #expect(NearestName.hint(for: "zzz", among: ["display"]) == "")
     }
 }
+
+@Suite("JSON byte order mark")
+struct ByteOrderMarkTests {
+    @Test("a UTF-8 BOM at the start is named, with what to do")
+    func bomIsNamed() {
+        do {
+            _ = try JSONParser.parse([0xEF, 0xBB, 0xBF] + Array(#"{"id": "duo"}"#.utf8))
+            Issue.record("a BOM was accepted")
+        } catch {
+            #expect("\(error)".contains("byte order mark") && "\(error)".contains("without a BOM"), "\(error)")
+        }
+    }
+}

@@ -180,4 +180,17 @@ struct StrictParamsTests {
         #expect(try client.result("state")["gravity"] == .null)
         #expect(try client.result("simulate.gravity", .params(("vector", .array([.int(0), .double(-9.81), .int(0)]))))["posture"] != nil)
     }
+
+    @Test("an integral float id such as 1.0 is answered as 1; 1.5 is refused saying it is not an integer")
+    func floatIDs() throws {
+        let daemon = try RunningDaemon()
+        let client = try daemon.connect()
+        #expect(client.sendLine(#"{"id": 1.0, "method": "hello"}"#))
+        let accepted = try client.readMessage()
+        #expect(accepted["id"] == .int(1) && accepted[path: "result", "rig"] == .string("duo"), "\(accepted)")
+        #expect(client.sendLine(#"{"id": 1.5, "method": "hello"}"#))
+        let refused = try client.readMessage()
+        #expect(refused[path: "error", "code"] == .string("invalidRequest"))
+        #expect(refused[path: "error", "message"]?.stringValue?.contains("is not an integer") == true, "\(refused)")
+    }
 }
