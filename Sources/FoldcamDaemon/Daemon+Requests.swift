@@ -17,8 +17,9 @@ extension Daemon: RequestHandling {
     func handle(_ method: Method, _ request: WireProtocol.Request, from session: ClientSession) -> Result<Answer, WireProtocol.Failure>? {
         let params = Params(request: request)
         if method == .snapshot {
-            guard let snapshots else {
-                return .failure(WireProtocol.Failure(id: request.id, code: .unavailable, message: "snapshots need the virtual camera, which is not running"))
+            // Drawn frames only in simulation: on hardware a snapshot is a frame a camera gave.
+            guard let snapshots, simulates || snapshots.producer != nil else {
+                return .failure(WireProtocol.Failure(id: request.id, code: .unavailable, message: "snapshots need the virtual camera, which is not running (no v4l2loopback device, or individual camera mode; see the daemon's journal)"))
             }
             do {
                 try snapshots.start(request, params: params, sessionID: session.id, rig: rig, plan: engine.plan, now: MonotonicClock.nanoseconds)

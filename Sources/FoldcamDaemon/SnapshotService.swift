@@ -94,6 +94,11 @@ final class SnapshotService {
             guard let frame = producer.frame(nearest: moment) else {
                 throw WireProtocol.Failure(id: request.id, code: .unavailable, message: "no frame near \(moment) in the last 0.5 s")
             }
+            // The "camera unavailable" card is the loopback's placeholder, not a picture: no
+            // camera gave it, so it is not a snapshot.
+            guard frame.source != nil else {
+                throw WireProtocol.Failure(id: request.id, code: .unavailable, message: "no camera was showing at that moment (the virtual camera showed its 'camera unavailable' frame; see the readiness topic)")
+            }
             let mirrored = producer.configuration.mirror
             let requestID = request.id
             let completions = self.completions

@@ -165,6 +165,12 @@ try:
     check("devices right after READY=1: the tagged cameras and the USB one (outer-front busy)", ids == ["inner-front", "back", "usb:Acme_Webcam_0001"], ids)
     check("devices carry the classification from the same descriptor JSON",
           devices["cameras"][0].get("classification", {}).get("positionSource") == "V4L2_CID_CAMERA_ORIENTATION", devices["cameras"][0])
+    # No camera streams into the testbed's virtual camera: a snapshot now would be a drawn card
+    # (the simulator's test card, or the loopback's "camera unavailable" frame), which no camera
+    # gave. It is refused (docs/virtual-camera.md).
+    snapshot = daemon.request("snapshot")
+    check("hardware mode with no camera streaming: snapshot is unavailable, never a drawn frame",
+          snapshot.get("code") == "unavailable" and "png" not in snapshot, snapshot)
 
     def camera_state(state, camera_id):
         return state.get("cameras", {}).get(camera_id, {})
