@@ -1,9 +1,22 @@
 // swift-tools-version:6.1
 import PackageDescription
 
-// Dependency direction (enforced by the target graph below):
-//   FoldcamCore  <-  FoldcamRender, FoldcamIO  <-  executables
-// FoldcamCore is pure value code: it imports nothing but the standard library.
+// The module graph (enforced by the target graph below); arrows point at what a module uses:
+//
+//   FoldcamCore                     pure decision core: imports nothing but the standard library
+//   FoldcamVideo, FoldcamRender  -> Core                    pure frames / presentation
+//   FoldcamPlatform              -> CLinuxShims             the only module that makes system calls
+//   FoldcamIO                    -> Core, Platform          logging, rig and config loading, arguments
+//   FoldcamV4L2                  -> Platform, CV4L2         the V4L2 vocabulary: one device owner, FourCC
+//   FoldcamDevices               -> Core, IO, Platform, V4L2, CUdev, CLibInput
+//   FoldcamCapture               -> Core, Video, Platform, V4L2, CPNG
+//   FoldcamDaemon                -> everything above;  FoldcamClient -> Core, Platform
+//   executables                  -> Daemon / Client / IO (thin)
+//
+// System calls: only FoldcamPlatform imports Glibc and calls the kernel (`Syscall`, `package`
+// visibility). The exceptions are C libraries that make their own system calls, called only
+// from thin owner types: libudev (Devices/Udev), libinput (Devices/Input, loaded with dlopen),
+// libv4l2 (FoldcamV4L2's V4L2Device with `.libv4l2` access, for probing), libpng (Capture).
 let package = Package(
     name: "foldcam",
     products: [
@@ -32,28 +45,35 @@ let package = Package(
             plugins: ["EmbedRigPresets"]
         ),
         .target(name: "FoldcamRender", dependencies: ["FoldcamCore"]),
+        // Frames for the virtual camera: formats, transforms, synthetic sources, the snapshot
+        // ring and the switching state machine. Pure Swift, no I/O.
+        .target(name: "FoldcamVideo", dependencies: ["FoldcamCore"]),
         // Linux headers the Glibc module lacks (epoll, eventfd, timerfd, signalfd, ucred).
         .systemLibrary(name: "CLinuxShims"),
-        // The only module that makes system calls for sockets and event sources.
+        // The only module that makes system calls: files, sockets, device nodes, poll/epoll,
+        // ioctl, mmap, threads, signals; one errno-carrying error (SystemCallError) with one
+        // definition of "the device vanished".
         .target(name: "FoldcamPlatform", dependencies: ["CLinuxShims"]),
-        // The I/O layer: files, logging (later: devices). The only place that reads files.
-        .target(name: "FoldcamIO", dependencies: ["FoldcamCore"]),
+        // Logging, rig and config loading, argument parsing: built on Platform's files.
+        .target(name: "FoldcamIO", dependencies: ["FoldcamCore", "FoldcamPlatform"]),
+        // The V4L2 UAPI and libv4l2 (its VIDIOC_* macros re-exported with a prefix): the one C
+        // shim for V4L2.
+        .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
+        // The V4L2 vocabulary both device modules speak: the one device owner type (kernel calls
+        // through Platform, or libv4l2 for probing) and the one pixel-format code (FourCC).
+        .target(name: "FoldcamV4L2", dependencies: ["FoldcamPlatform", "CV4L2"]),
         // The Debian C libraries the device layer uses; shim.h re-exports their macros with prefixes.
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         // libinput's header only (libinput-dev): pkg-config would link it, and FoldcamDevices loads it
         // with dlopen when it reads switches, so simulate mode never maps it and its glib stack.
         .systemLibrary(name: "CLibInput"),
-        .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
-        // Real hardware: cameras (libudev + libv4l2), switches (libinput), IIO sensors. C calls
-        // stay in its thin owner types; only descriptors and InputEvents leave it.
-        .target(name: "FoldcamDevices", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "CUdev", "CLibInput", "CV4L2"]),
-        // Frames for the virtual camera: formats, transforms, synthetic sources, the snapshot
-        // ring and the switching state machine. Pure Swift, no I/O.
-        .target(name: "FoldcamVideo", dependencies: ["FoldcamCore"]),
+        // Real hardware: cameras (udev inventory + V4L2 probes), switches (libinput), sensors (a
+        // table of drivers chosen by what udev says). C library calls stay in thin owner types;
+        // only descriptors and InputEvents leave it.
+        .target(name: "FoldcamDevices", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamV4L2", "CUdev", "CLibInput", "CV4L2"]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // Video I/O: the v4l2loopback producer (mmap capture, loopback output) and PNG snapshots.
-        .systemLibrary(name: "CVideoStreaming"),
-        .target(name: "FoldcamCapture", dependencies: ["FoldcamVideo", "FoldcamPlatform", "FoldcamCore", "CPNG", "CVideoStreaming", "CLinuxShims"]),
+        .target(name: "FoldcamCapture", dependencies: ["FoldcamVideo", "FoldcamPlatform", "FoldcamV4L2", "FoldcamCore", "CPNG", "CV4L2"]),
         // The daemon: event loop, socket server, request handling. Executables stay thin.
         .target(name: "FoldcamDaemon", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamRender", "FoldcamVideo", "FoldcamCapture", "FoldcamDevices"]),
         // The client library kiosk code imports: requests, events, reconnecting direction maps.
@@ -65,18 +85,20 @@ let package = Package(
         // wake-ups of a running foldcamd (docs/benchmarks.md). Release build only.
         .executableTarget(name: "FoldcamSocketBench", dependencies: ["FoldcamPlatform", "FoldcamIO", "CLinuxShims"]),
         .testTarget(name: "FoldcamCoreTests", dependencies: ["FoldcamCore", "FoldcamRender"]),
-        // The client library and foldcamctl against a real foldcamd --simulate (binaries found
-        // next to the test bundle).
         // Shared by the tests that run the real executables: child processes, temporary
         // directories, finding the built binaries.
         .target(name: "FoldcamTestSupport", path: "Tests/FoldcamTestSupport"),
+        // The client library and foldcamctl against a real foldcamd --simulate (binaries found
+        // next to the test bundle).
         .testTarget(name: "FoldcamClientTests", dependencies: ["FoldcamClient", "FoldcamCore", "FoldcamTestSupport"]),
         .testTarget(name: "FoldcamVideoTests", dependencies: ["FoldcamVideo", "FoldcamCore"]),
-        .testTarget(name: "FoldcamCaptureTests", dependencies: ["FoldcamCapture", "FoldcamVideo"]),
+        // The system-call funnel on real pipes, socketpairs and temporary files.
+        .testTarget(name: "FoldcamPlatformTests", dependencies: ["FoldcamPlatform", "FoldcamIO"]),
+        .testTarget(name: "FoldcamCaptureTests", dependencies: ["FoldcamCapture", "FoldcamVideo", "FoldcamPlatform", "FoldcamV4L2"]),
         // End-to-end: runs the built foldcamd binary (found next to the test bundle) as a child
         // process and talks to it over its real Unix socket.
         .testTarget(name: "FoldcamDaemonTests", dependencies: ["FoldcamCore", "FoldcamTestSupport"]),
-        .testTarget(name: "FoldcamDevicesTests", dependencies: ["FoldcamDevices", "FoldcamCore"]),
+        .testTarget(name: "FoldcamDevicesTests", dependencies: ["FoldcamDevices", "FoldcamCore", "FoldcamPlatform", "FoldcamV4L2"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,17 +1,17 @@
-// libinput for FoldcamDevices' switch source. Only declarations, types and prefixed constants.
+// libinput for FoldcamDevices' switch source: declarations, types and one formatting helper.
 // Nothing links libinput: FoldcamDevices loads it with dlopen when it first reads switches
 // (Input/LibInput.swift), so these declarations serve for types and constants only.
 #ifndef FOLDCAM_CLIBINPUT_H
 #define FOLDCAM_CLIBINPUT_H
 
 #include <libinput.h>
-#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
 
-// The open_restricted callback gets open(2) flags; O_CLOEXEC is a macro Swift may not see.
-static const int clibinput_O_CLOEXEC = O_CLOEXEC;
-
-// open(2) is variadic in C; this fixed-signature call is what the open_restricted callback uses.
-static inline int clibinput_open(const char *path, int flags) { return open(path, flags); }
+// libinput's log handler gets a printf format and its va_list: formatting them is C's job.
+static inline int clibinput_format(char *buffer, size_t size, const char *format, va_list arguments) {
+    return vsnprintf(buffer, size, format, arguments);
+}
 
 // The type of each libinput function foldcam looks up with dlsym, taken from its declaration
 // above so the Swift side cannot get a signature wrong. __typeof__ is compile-time only: it

@@ -1,10 +1,11 @@
-// libv4l2 and the V4L2 UAPI for FoldcamDevices. The VIDIOC_* requests expand through _IOWR and
-// sizeof, which Swift cannot import, and v4l2_open/v4l2_ioctl are variadic, which Swift cannot
-// call: both are re-exported here as prefixed constants and fixed-signature wrappers.
+// The V4L2 UAPI and libv4l2, for FoldcamV4L2 and the modules built on it (FoldcamDevices probes
+// through libv4l2, which works around driver quirks; FoldcamCapture streams with plain kernel
+// ioctls, so frames stay zero-copy). The VIDIOC_* requests expand through _IOWR and sizeof,
+// which Swift cannot import, and v4l2_open/v4l2_ioctl are variadic, which Swift cannot call:
+// both are re-exported here as prefixed constants and fixed-signature wrappers. No other code.
 #ifndef FOLDCAM_CV4L2_H
 #define FOLDCAM_CV4L2_H
 
-#include <fcntl.h>
 #include <linux/videodev2.h>
 #include <libv4l2.h>
 
@@ -12,16 +13,22 @@ static inline int cv4l2_open(const char *path, int flags) { return v4l2_open(pat
 static inline int cv4l2_ioctl(int fd, unsigned long request, void *argument) { return v4l2_ioctl(fd, request, argument); }
 static inline int cv4l2_close(int fd) { return v4l2_close(fd); }
 
-static const int cv4l2_O_RDWR = O_RDWR;
-static const int cv4l2_O_NONBLOCK = O_NONBLOCK;
-static const int cv4l2_O_CLOEXEC = O_CLOEXEC;
-
 static const unsigned long cv4l2_VIDIOC_QUERYCAP = VIDIOC_QUERYCAP;
 static const unsigned long cv4l2_VIDIOC_ENUM_FMT = VIDIOC_ENUM_FMT;
 static const unsigned long cv4l2_VIDIOC_ENUM_FRAMESIZES = VIDIOC_ENUM_FRAMESIZES;
 static const unsigned long cv4l2_VIDIOC_ENUM_FRAMEINTERVALS = VIDIOC_ENUM_FRAMEINTERVALS;
 static const unsigned long cv4l2_VIDIOC_QUERYCTRL = VIDIOC_QUERYCTRL;
 static const unsigned long cv4l2_VIDIOC_G_CTRL = VIDIOC_G_CTRL;
+static const unsigned long cv4l2_VIDIOC_S_CTRL = VIDIOC_S_CTRL;
+static const unsigned long cv4l2_VIDIOC_G_FMT = VIDIOC_G_FMT;
+static const unsigned long cv4l2_VIDIOC_S_FMT = VIDIOC_S_FMT;
+static const unsigned long cv4l2_VIDIOC_S_PARM = VIDIOC_S_PARM;
+static const unsigned long cv4l2_VIDIOC_REQBUFS = VIDIOC_REQBUFS;
+static const unsigned long cv4l2_VIDIOC_QUERYBUF = VIDIOC_QUERYBUF;
+static const unsigned long cv4l2_VIDIOC_QBUF = VIDIOC_QBUF;
+static const unsigned long cv4l2_VIDIOC_DQBUF = VIDIOC_DQBUF;
+static const unsigned long cv4l2_VIDIOC_STREAMON = VIDIOC_STREAMON;
+static const unsigned long cv4l2_VIDIOC_STREAMOFF = VIDIOC_STREAMOFF;
 
 static const unsigned int cv4l2_CID_CAMERA_ORIENTATION = V4L2_CID_CAMERA_ORIENTATION;
 static const unsigned int cv4l2_CID_CAMERA_SENSOR_ROTATION = V4L2_CID_CAMERA_SENSOR_ROTATION;
@@ -36,13 +43,19 @@ static const unsigned int cv4l2_CAP_VIDEO_OUTPUT_MPLANE = V4L2_CAP_VIDEO_OUTPUT_
 static const unsigned int cv4l2_CAP_VIDEO_M2M = V4L2_CAP_VIDEO_M2M;
 static const unsigned int cv4l2_CAP_VIDEO_M2M_MPLANE = V4L2_CAP_VIDEO_M2M_MPLANE;
 static const unsigned int cv4l2_CAP_META_CAPTURE = V4L2_CAP_META_CAPTURE;
+static const unsigned int cv4l2_CAP_STREAMING = V4L2_CAP_STREAMING;
 static const unsigned int cv4l2_CAP_DEVICE_CAPS = V4L2_CAP_DEVICE_CAPS;
 
 static const unsigned int cv4l2_BUF_TYPE_VIDEO_CAPTURE = V4L2_BUF_TYPE_VIDEO_CAPTURE;
 static const unsigned int cv4l2_BUF_TYPE_VIDEO_CAPTURE_MPLANE = V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE;
+static const unsigned int cv4l2_BUF_TYPE_VIDEO_OUTPUT = V4L2_BUF_TYPE_VIDEO_OUTPUT;
+static const unsigned int cv4l2_MEMORY_MMAP = V4L2_MEMORY_MMAP;
+static const unsigned int cv4l2_FIELD_NONE = V4L2_FIELD_NONE;
+static const unsigned int cv4l2_COLORSPACE_SRGB = V4L2_COLORSPACE_SRGB;
 static const unsigned int cv4l2_FRMSIZE_TYPE_DISCRETE = V4L2_FRMSIZE_TYPE_DISCRETE;
 static const unsigned int cv4l2_FRMIVAL_TYPE_DISCRETE = V4L2_FRMIVAL_TYPE_DISCRETE;
 static const unsigned int cv4l2_CTRL_FLAG_DISABLED = V4L2_CTRL_FLAG_DISABLED;
+static const unsigned int cv4l2_CTRL_FLAG_NEXT_CTRL = V4L2_CTRL_FLAG_NEXT_CTRL;
 // libv4l2 adds converted formats (RGB3 from YUYV ...); foldcam lists only what the device has.
 static const unsigned int cv4l2_FMT_FLAG_EMULATED = V4L2_FMT_FLAG_EMULATED;
 

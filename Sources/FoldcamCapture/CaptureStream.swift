@@ -1,6 +1,7 @@
-import CVideoStreaming
+import CV4L2
+import FoldcamPlatform
+import FoldcamV4L2
 import FoldcamVideo
-import Glibc
 import Synchronization
 
 /// Numbers every stream of the process, so a held buffer names its stream without keeping a
@@ -13,7 +14,7 @@ private let streamSerials = Atomic<UInt64>(0)
 final class CaptureStream {
     let camera: String
     let serial = streamSerials.add(1, ordering: .relaxed).newValue
-    private let device: VideoDeviceFile
+    private let device: V4L2Device
     private var buffers: [(address: UnsafeMutableRawPointer, length: Int)] = []
     private var streaming = false
     let format: PixelFormat
@@ -22,55 +23,54 @@ final class CaptureStream {
     /// Whether the sensor can flip itself (a 180° turn then costs nothing).
     let canFlip: Bool
 
-    var descriptor: Int32 { device.fd }
+    var descriptor: Int32 { device.pollDescriptor }
     /// How many buffers the driver granted (it may give fewer, or more, than asked).
     var bufferCount: Int { buffers.count }
 
     /// Opens `node` and starts streaming `format` at `width`×`height`, `fps`. Throws if the
     /// device cannot deliver exactly that mode.
-    init(camera: String, node: String, format: PixelFormat, width: Int, height: Int, fps: Double, bufferCount: UInt32 = 4) throws(VideoDeviceError) {
+    init(camera: String, node: String, format: PixelFormat, width: Int, height: Int, fps: Double, bufferCount: UInt32 = 4) throws(SystemCallError) {
         self.camera = camera
         self.format = format
         self.width = width
         self.height = height
-        device = try VideoDeviceFile(node: node, nonBlocking: true)
-        canFlip = device.hasControl(cvs_CID_HFLIP) && device.hasControl(cvs_CID_VFLIP)
+        device = try V4L2Device(node: node, access: .kernel, nonBlocking: true)
+        canFlip = ((try? device.hasControl(cv4l2_CID_HFLIP, name: "V4L2_CID_HFLIP")) ?? false) && ((try? device.hasControl(cv4l2_CID_VFLIP, name: "V4L2_CID_VFLIP")) ?? false)
 
         var requested = v4l2_format()
-        requested.type = cvs_BUF_TYPE_VIDEO_CAPTURE
+        requested.type = cv4l2_BUF_TYPE_VIDEO_CAPTURE
         requested.fmt.pix.width = UInt32(width)
         requested.fmt.pix.height = UInt32(height)
-        requested.fmt.pix.pixelformat = format == .nv12 ? PixelFormatCode.nv12.rawValue : PixelFormatCode.yuyv.rawValue
-        requested.fmt.pix.field = cvs_FIELD_NONE
-        try device.control(UInt(cvs_VIDIOC_S_FMT), "VIDIOC_S_FMT", &requested)
+        requested.fmt.pix.pixelformat = format.fourCC.rawValue
+        requested.fmt.pix.field = cv4l2_FIELD_NONE
+        try device.control(cv4l2_VIDIOC_S_FMT, "VIDIOC_S_FMT", &requested)
         guard requested.fmt.pix.width == UInt32(width), requested.fmt.pix.height == UInt32(height),
-              requested.fmt.pix.pixelformat == (format == .nv12 ? PixelFormatCode.nv12.rawValue : PixelFormatCode.yuyv.rawValue) else {
-            throw VideoDeviceError(node: node, call: "VIDIOC_S_FMT \(format.rawValue) \(width)x\(height) (device offered \(requested.fmt.pix.width)x\(requested.fmt.pix.height))", errno: EINVAL)
+              requested.fmt.pix.pixelformat == format.fourCC.rawValue else {
+            throw SystemCallError("VIDIOC_S_FMT \(format.rawValue) \(width)x\(height) (device offered \(requested.fmt.pix.width)x\(requested.fmt.pix.height))", .invalidArgument, subject: node)
         }
         var parameters = v4l2_streamparm()
-        parameters.type = cvs_BUF_TYPE_VIDEO_CAPTURE
+        parameters.type = cv4l2_BUF_TYPE_VIDEO_CAPTURE
         parameters.parm.capture.timeperframe = v4l2_fract(numerator: 1000, denominator: UInt32((fps * 1000).rounded()))
         // Not every driver takes a rate (a TV input has its standard's): best effort.
-        _ = try? device.control(UInt(cvs_VIDIOC_S_PARM), "VIDIOC_S_PARM", &parameters)
+        _ = try? device.control(cv4l2_VIDIOC_S_PARM, "VIDIOC_S_PARM", &parameters)
 
         var request = v4l2_requestbuffers()
         request.count = bufferCount
-        request.type = cvs_BUF_TYPE_VIDEO_CAPTURE
-        request.memory = cvs_MEMORY_MMAP
-        try device.control(UInt(cvs_VIDIOC_REQBUFS), "VIDIOC_REQBUFS", &request)
+        request.type = cv4l2_BUF_TYPE_VIDEO_CAPTURE
+        request.memory = cv4l2_MEMORY_MMAP
+        try device.control(cv4l2_VIDIOC_REQBUFS, "VIDIOC_REQBUFS", &request)
         for index in 0..<request.count {
             var buffer = v4l2_buffer()
             buffer.index = index
-            buffer.type = cvs_BUF_TYPE_VIDEO_CAPTURE
-            buffer.memory = cvs_MEMORY_MMAP
-            try device.control(UInt(cvs_VIDIOC_QUERYBUF), "VIDIOC_QUERYBUF", &buffer)
-            let address = mmap(nil, Int(buffer.length), cvs_PROT_READ | cvs_PROT_WRITE, cvs_MAP_SHARED, device.fd, off_t(buffer.m.offset))
-            guard let address, address != MAP_FAILED else { throw VideoDeviceError(node: node, call: "mmap buffer \(index)", errno: errno) }
+            buffer.type = cv4l2_BUF_TYPE_VIDEO_CAPTURE
+            buffer.memory = cv4l2_MEMORY_MMAP
+            try device.control(cv4l2_VIDIOC_QUERYBUF, "VIDIOC_QUERYBUF", &buffer)
+            let address = try device.mapBuffer(length: Int(buffer.length), offset: Int(buffer.m.offset), index: index)
             buffers.append((address, Int(buffer.length)))
-            try device.control(UInt(cvs_VIDIOC_QBUF), "VIDIOC_QBUF", &buffer)
+            try device.control(cv4l2_VIDIOC_QBUF, "VIDIOC_QBUF", &buffer)
         }
-        var type = Int32(cvs_BUF_TYPE_VIDEO_CAPTURE)
-        try device.control(UInt(cvs_VIDIOC_STREAMON), "VIDIOC_STREAMON", &type)
+        var type = Int32(cv4l2_BUF_TYPE_VIDEO_CAPTURE)
+        try device.control(cv4l2_VIDIOC_STREAMON, "VIDIOC_STREAMON", &type)
         streaming = true
     }
 
@@ -80,8 +80,8 @@ final class CaptureStream {
     func setFlipped(_ flipped: Bool) -> Bool {
         guard canFlip else { return false }
         do {
-            try device.setControl(cvs_CID_HFLIP, flipped ? 1 : 0, name: "V4L2_CID_HFLIP")
-            try device.setControl(cvs_CID_VFLIP, flipped ? 1 : 0, name: "V4L2_CID_VFLIP")
+            try device.setControl(cv4l2_CID_HFLIP, flipped ? 1 : 0, name: "V4L2_CID_HFLIP")
+            try device.setControl(cv4l2_CID_VFLIP, flipped ? 1 : 0, name: "V4L2_CID_VFLIP")
             return true
         } catch {
             return false
@@ -90,11 +90,11 @@ final class CaptureStream {
 
     /// Takes the next filled buffer from the driver, which leaves it alone until `requeue`; nil
     /// when no frame is ready. Its memory stays valid until `stop()`.
-    func dequeue() throws(VideoDeviceError) -> (buffer: DriverBuffer, timestamp: UInt64)? {
+    func dequeue() throws(SystemCallError) -> (buffer: DriverBuffer, timestamp: UInt64)? {
         var buffer = v4l2_buffer()
-        buffer.type = cvs_BUF_TYPE_VIDEO_CAPTURE
-        buffer.memory = cvs_MEMORY_MMAP
-        guard try device.control(UInt(cvs_VIDIOC_DQBUF), "VIDIOC_DQBUF", &buffer) else { return nil }
+        buffer.type = cv4l2_BUF_TYPE_VIDEO_CAPTURE
+        buffer.memory = cv4l2_MEMORY_MMAP
+        guard try device.control(cv4l2_VIDIOC_DQBUF, "VIDIOC_DQBUF", &buffer, unlessFailingWith: [.wouldBlock]) else { return nil }
         let slot = buffers[Int(buffer.index)]
         let used = min(Int(buffer.bytesused == 0 ? UInt32(slot.length) : buffer.bytesused), slot.length)
         let timestamp = UInt64(buffer.timestamp.tv_sec) * 1_000_000_000 + UInt64(buffer.timestamp.tv_usec) * 1000
@@ -103,21 +103,21 @@ final class CaptureStream {
     }
 
     /// Gives a dequeued buffer back to the driver to fill again.
-    func requeue(_ index: Int) throws(VideoDeviceError) {
+    func requeue(_ index: Int) throws(SystemCallError) {
         var buffer = v4l2_buffer()
-        buffer.type = cvs_BUF_TYPE_VIDEO_CAPTURE
-        buffer.memory = cvs_MEMORY_MMAP
+        buffer.type = cv4l2_BUF_TYPE_VIDEO_CAPTURE
+        buffer.memory = cv4l2_MEMORY_MMAP
         buffer.index = UInt32(index)
-        try device.control(UInt(cvs_VIDIOC_QBUF), "VIDIOC_QBUF", &buffer)
+        try device.control(cv4l2_VIDIOC_QBUF, "VIDIOC_QBUF", &buffer)
     }
 
     func stop() {
         if streaming {
-            var type = Int32(cvs_BUF_TYPE_VIDEO_CAPTURE)
-            _ = try? device.control(UInt(cvs_VIDIOC_STREAMOFF), "VIDIOC_STREAMOFF", &type)
+            var type = Int32(cv4l2_BUF_TYPE_VIDEO_CAPTURE)
+            _ = try? device.control(cv4l2_VIDIOC_STREAMOFF, "VIDIOC_STREAMOFF", &type)
             streaming = false
         }
-        for buffer in buffers { munmap(buffer.address, buffer.length) }
+        for buffer in buffers { Syscall.unmap(buffer.address, length: buffer.length) }
         buffers.removeAll()
     }
 }

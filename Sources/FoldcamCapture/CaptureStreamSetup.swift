@@ -1,7 +1,5 @@
-import CVideoStreaming
 import FoldcamPlatform
 import FoldcamVideo
-import Glibc
 import Synchronization
 
 /// A capture stream on its way from one thread to another.
@@ -36,7 +34,7 @@ final class CaptureStreamSetup: Sendable {
 
     enum Result: Sendable {
         case opened(camera: String, ticket: UInt64, CaptureStreamTransfer)
-        case failed(camera: String, ticket: UInt64, VideoDeviceError)
+        case failed(camera: String, ticket: UInt64, SystemCallError)
     }
 
     let requests: Mailbox<Request>
@@ -76,9 +74,11 @@ final class CaptureStreamSetup: Sendable {
     }
 
     private func run() {
+        var waiting = PollSet()
+        waiting.append(requests.descriptor.rawValue)
         while true {
-            var waiting = pollfd(fd: requests.descriptor.rawValue, events: cvs_POLLIN, revents: 0)
-            _ = poll(&waiting, 1, -1)
+            // Cannot fail for one valid descriptor; the drain below finds nothing if it did.
+            _ = try? waiting.wait(timeoutMilliseconds: -1)
             for request in requests.drain() {
                 if !perform(request) { return }
             }

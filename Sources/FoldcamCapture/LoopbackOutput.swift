@@ -1,16 +1,18 @@
-import CVideoStreaming
+import CV4L2
+import FoldcamPlatform
+import FoldcamV4L2
 import FoldcamVideo
-import Glibc
 
 /// The v4l2loopback device the virtual camera writes to. Its format is set once and kept for
 /// the producer's whole life, so readers never see a format change; the module is told to keep
-/// that format and sustain the frame rate between producers.
+/// that format and sustain the frame rate between producers. (FoldcamDevices' `LoopbackLocator`
+/// finds the node through udev.)
 public final class LoopbackOutput {
-    private let device: VideoDeviceFile
+    private let device: V4L2Device
     let node: String
     let frameBytes: Int
 
-    /// Throws `VideoDeviceError` for a failed call, `LoopbackError` when the device is in a state
+    /// Throws `SystemCallError` for a failed call, `LoopbackError` when the device is in a state
     /// the producer cannot take over.
     init(node: String, format: PixelFormat, width: Int, height: Int, fps: Double) throws {
         self.node = node
@@ -31,9 +33,9 @@ public final class LoopbackOutput {
         }
         self.device = device
         var parameters = v4l2_streamparm()
-        parameters.type = cvs_BUF_TYPE_VIDEO_OUTPUT
+        parameters.type = cv4l2_BUF_TYPE_VIDEO_OUTPUT
         parameters.parm.output.timeperframe = v4l2_fract(numerator: 1000, denominator: UInt32((fps * 1000).rounded()))
-        _ = try? device.control(UInt(cvs_VIDIOC_S_PARM), "VIDIOC_S_PARM (output)", &parameters)
+        _ = try? device.control(cv4l2_VIDIOC_S_PARM, "VIDIOC_S_PARM (output)", &parameters)
         let controls = device.controlIDs()
         for (name, value) in [("keep_format", Int32(1)), ("sustain_framerate", 1)] {
             if let id = controls[name] { try? device.setControl(id, value, name: name) }
@@ -42,46 +44,25 @@ public final class LoopbackOutput {
 
     /// S_FMT on the output side; returns what the driver settled on (v4l2loopback answers with
     /// the kept format, without an error, when one is already negotiated).
-    private static func setFormat(_ wanted: LoopbackFormat, on device: VideoDeviceFile) throws(VideoDeviceError) -> LoopbackFormat {
+    private static func setFormat(_ wanted: LoopbackFormat, on device: V4L2Device) throws(SystemCallError) -> LoopbackFormat {
         var requested = v4l2_format()
-        requested.type = cvs_BUF_TYPE_VIDEO_OUTPUT
+        requested.type = cv4l2_BUF_TYPE_VIDEO_OUTPUT
         requested.fmt.pix.width = UInt32(wanted.width)
         requested.fmt.pix.height = UInt32(wanted.height)
-        requested.fmt.pix.pixelformat = wanted.fourCC
-        requested.fmt.pix.field = cvs_FIELD_NONE
-        requested.fmt.pix.bytesperline = UInt32(wanted.format == .nv12 ? wanted.width : wanted.width * 2)
+        requested.fmt.pix.pixelformat = wanted.fourCC.rawValue
+        requested.fmt.pix.field = cv4l2_FIELD_NONE
+        requested.fmt.pix.bytesperline = UInt32(wanted.format.bytesPerLine(width: wanted.width))
         requested.fmt.pix.sizeimage = UInt32(wanted.format.byteCount(width: wanted.width, height: wanted.height))
-        requested.fmt.pix.colorspace = cvs_COLORSPACE_SRGB
-        try device.control(UInt(cvs_VIDIOC_S_FMT), "VIDIOC_S_FMT (output)", &requested)
-        return LoopbackFormat(fourCC: requested.fmt.pix.pixelformat, width: Int(requested.fmt.pix.width), height: Int(requested.fmt.pix.height))
-    }
-
-    /// Finds the v4l2loopback device whose card label is `label` among /dev/video*, whatever
-    /// side it offers now: after a producer exits, v4l2loopback may offer only capture (or
-    /// nothing) until someone claims the output side again, which `init` does.
-    public static func find(label: String) -> String? {
-        guard let directory = opendir("/dev") else { return nil }
-        defer { closedir(directory) }
-        var nodes: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasPrefix("video") { nodes.append("/dev/" + name) }
-        }
-        var matches: [(node: String, offersOutput: Bool)] = []
-        for node in nodes.sorted() {
-            guard let file = try? VideoDeviceFile(node: node, nonBlocking: true), let info = try? file.capabilities() else { continue }
-            if info.driver == LoopbackState.driverName && info.card == label {
-                matches.append((node, info.caps & cvs_CAP_VIDEO_OUTPUT != 0))
-            }
-        }
-        return (matches.first { $0.offersOutput } ?? matches.first)?.node
+        requested.fmt.pix.colorspace = cv4l2_COLORSPACE_SRGB
+        try device.control(cv4l2_VIDIOC_S_FMT, "VIDIOC_S_FMT (output)", &requested)
+        return LoopbackFormat(fourCC: FourCC(rawValue: requested.fmt.pix.pixelformat), width: Int(requested.fmt.pix.width), height: Int(requested.fmt.pix.height))
     }
 
     /// Writes one whole frame (v4l2loopback takes frames through write()).
-    func write(_ frame: VideoFrame) throws(VideoDeviceError) {
+    func write(_ frame: VideoFrame) throws(SystemCallError) {
         // withUnsafeBytes throws untyped errors: the error is carried out as a value.
-        let failure = frame.bytes.withUnsafeBytes { bytes -> VideoDeviceError? in
-            do throws(VideoDeviceError) { try write(bytes) } catch { return error }
+        let failure = frame.bytes.withUnsafeBytes { bytes -> SystemCallError? in
+            do throws(SystemCallError) { try write(bytes) } catch { return error }
             return nil
         }
         if let failure { throw failure }
@@ -89,17 +70,8 @@ public final class LoopbackOutput {
 
     /// Writes one whole frame straight from `bytes` (a held driver buffer, say): the kernel's
     /// copy into the loopback is the only one.
-    func write(_ bytes: UnsafeRawBufferPointer) throws(VideoDeviceError) {
-        guard let base = bytes.baseAddress else { return }
-        var offset = 0
-        while offset < bytes.count {
-            let written = Glibc.write(device.fd, base + offset, bytes.count - offset)
-            if written < 0 {
-                if errno == EINTR { continue }
-                throw VideoDeviceError(node: node, call: "write", errno: errno)
-            }
-            offset += written
-        }
+    func write(_ bytes: UnsafeRawBufferPointer) throws(SystemCallError) {
+        try device.write(bytes)
     }
 }
 
@@ -112,24 +84,23 @@ public struct LoopbackError: Error, Sendable, CustomStringConvertible {
 
 /// A loopback format as the driver reports it, for comparing and for messages.
 struct LoopbackFormat: Equatable, CustomStringConvertible {
-    var fourCC: UInt32
+    var fourCC: FourCC
     var width: Int
     var height: Int
 
-    init(fourCC: UInt32, width: Int, height: Int) {
+    init(fourCC: FourCC, width: Int, height: Int) {
         self.fourCC = fourCC
         self.width = width
         self.height = height
     }
 
     init(format: PixelFormat, width: Int, height: Int) {
-        self.init(fourCC: format == .nv12 ? PixelFormatCode.nv12.rawValue : PixelFormatCode.yuyv.rawValue, width: width, height: height)
+        self.init(fourCC: format.fourCC, width: width, height: height)
     }
 
-    var format: PixelFormat { fourCC == PixelFormatCode.nv12.rawValue ? .nv12 : .yuyv }
+    /// The producer's formats are NV12 and YUYV; anything else was set by another producer and
+    /// only ever compared and printed.
+    var format: PixelFormat { PixelFormat(fourCC) ?? .yuyv }
 
-    var description: String {
-        let code = String(decoding: (0..<4).map { UInt8(truncatingIfNeeded: fourCC >> ($0 * 8)) }, as: UTF8.self)
-        return "\(code) \(width)x\(height)"
-    }
+    var description: String { "\(fourCC) \(width)x\(height)" }
 }

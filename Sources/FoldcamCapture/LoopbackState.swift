@@ -1,5 +1,5 @@
-import CVideoStreaming
-import Glibc
+import CV4L2
+import FoldcamV4L2
 
 /// What an earlier producer may leave behind on a v4l2loopback device, and how the next one
 /// takes it over. Written against Debian 12's v4l2loopback 0.12.7:
@@ -9,20 +9,17 @@ import Glibc
 ///   device then offers capture only, or nothing, to the next producer;
 /// - `keep_format` keeps the last format after every opener has gone.
 enum LoopbackState {
-    /// `v4l2_capability.driver` of every v4l2loopback device.
-    static let driverName = "v4l2 loopback"
-
     /// Opens `node` for writing, first reclaiming the output side if a previous producer left
     /// it unclaimed.
-    static func openForOutput(_ node: String) throws -> VideoDeviceFile {
-        let device = try VideoDeviceFile(node: node, nonBlocking: false)
-        let info = try device.capabilities()
-        guard info.driver == driverName, info.caps & cvs_CAP_VIDEO_OUTPUT == 0 else { return device }
+    static func openForOutput(_ node: String) throws -> V4L2Device {
+        let device = try V4L2Device(node: node, access: .kernel, nonBlocking: false)
+        let info = try device.identity()
+        guard info.driver == V4L2Device.loopbackDriverName, info.capabilities & cv4l2_CAP_VIDEO_OUTPUT == 0 else { return device }
         claimOutputSide(node)
         // QUERYCAP is where the module refreshes the capabilities the V4L2 core checks
         // VIDIOC_S_FMT(OUTPUT) against.
-        let refreshed = try device.capabilities()
-        guard refreshed.caps & cvs_CAP_VIDEO_OUTPUT != 0 else {
+        let refreshed = try device.identity()
+        guard refreshed.capabilities & cv4l2_CAP_VIDEO_OUTPUT != 0 else {
             throw LoopbackError(node: node, problem: "offers no output side even after reclaiming it; is another producer writing to it? (foldcamd must be its only producer)")
         }
         return device
@@ -31,14 +28,14 @@ enum LoopbackState {
     /// An opener that calls STREAMON(OUTPUT) is marked a writer even when the call fails for
     /// lack of buffers; closing it hands the output side back.
     private static func claimOutputSide(_ node: String) {
-        guard let opener = try? VideoDeviceFile(node: node, nonBlocking: true) else { return }
-        var type = Int32(cvs_BUF_TYPE_VIDEO_OUTPUT)
-        _ = try? opener.control(UInt(cvs_VIDIOC_STREAMON), "VIDIOC_STREAMON (output)", &type)
+        guard let opener = try? V4L2Device(node: node, access: .kernel, nonBlocking: true) else { return }
+        var type = Int32(cv4l2_BUF_TYPE_VIDEO_OUTPUT)
+        _ = try? opener.control(cv4l2_VIDIOC_STREAMON, "VIDIOC_STREAMON (output)", &type)
         opener.close()
     }
 
     /// Clears `keep_format`, so the kept format is freed once the last opener closes.
-    static func dropKeptFormat(_ device: VideoDeviceFile) {
+    static func dropKeptFormat(_ device: V4L2Device) {
         if let id = device.controlIDs()["keep_format"] { try? device.setControl(id, 0, name: "keep_format") }
     }
 }

@@ -1,5 +1,5 @@
+import FoldcamPlatform
 import FoldcamVideo
-import Glibc
 
 /// What the virtual camera writes on each output tick, and the snapshot entry each write
 /// leaves. Either a driver buffer held dequeued (a camera frame that needs no turn: written and
@@ -38,7 +38,7 @@ struct OutputFrame {
         let input = UnsafeBufferPointer(start: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count)
         frame.bytes.withUnsafeMutableBufferPointer { output in
             if transform == .identity {
-                _ = memcpy(output.baseAddress!, input.baseAddress!, count)
+                UnsafeMutableRawPointer(output.baseAddress!).copyMemory(from: input.baseAddress!, byteCount: count)
             } else {
                 FrameTransform.apply(transform, format: frame.format, width: frame.width, height: frame.height, from: input, into: output)
             }
@@ -70,7 +70,7 @@ struct OutputFrame {
     }
 
     /// Writes the frame shown to the loopback.
-    func write(to output: LoopbackOutput) throws(VideoDeviceError) {
+    func write(to output: LoopbackOutput) throws(SystemCallError) {
         if let shown {
             try output.write(UnsafeRawBufferPointer(rebasing: shown.buffer.bytes[0..<byteCount]))
         } else {

@@ -1,9 +1,6 @@
-import CLinuxShims
-import CVideoStreaming
 import FoldcamCore
 import FoldcamPlatform
 import FoldcamVideo
-import Glibc
 import Synchronization
 
 /// The one long-lived producer behind the virtual front camera. A dedicated thread owns every
@@ -135,7 +132,7 @@ public final class VirtualCameraProducer: Sendable {
         var fresh = false
         var lastWrite: UInt64 = 0
         /// Reused by every poll() so the loop does not allocate.
-        var pollList: [pollfd] = []
+        var pollList = PollSet()
         var polledCameras: [String] = []
 
         struct PendingOpen {
@@ -205,23 +202,23 @@ public final class VirtualCameraProducer: Sendable {
         private func waitForInput(until deadline: UInt64) -> (commands: Bool, results: Bool) {
             let now = MonotonicClock.nanoseconds
             let timeout = deadline > now ? Int32(min(1000, (deadline - now + 999_999) / 1_000_000)) : 0
-            pollList.removeAll(keepingCapacity: true)
-            pollList.append(pollfd(fd: producer.commands.descriptor.rawValue, events: cvs_POLLIN, revents: 0))
-            pollList.append(pollfd(fd: setup.results.descriptor.rawValue, events: cvs_POLLIN, revents: 0))
+            pollList.removeAll()
+            pollList.append(producer.commands.descriptor.rawValue)
+            pollList.append(setup.results.descriptor.rawValue)
             let first = pollList.count
             polledCameras.removeAll(keepingCapacity: true)
             for (camera, stream) in streams {
                 polledCameras.append(camera)
                 // The fed camera only for errors and hang-ups; its frames are read at the tick.
-                pollList.append(pollfd(fd: stream.descriptor, events: camera == feeding ? 0 : cvs_POLLIN, revents: 0))
+                pollList.append(stream.descriptor, readable: camera != feeding)
             }
-            let ready = poll(&pollList, nfds_t(pollList.count), timeout)
-            guard ready > 0 else { return (false, false) }
-            let posted = (commands: pollList[0].revents != 0, results: pollList[1].revents != 0)
+            // poll fails only for a bad set (a bug): then this wait is just a short one.
+            guard let ready = try? pollList.wait(timeoutMilliseconds: timeout), ready > 0 else { return (false, false) }
+            let posted = (commands: pollList.events(at: 0).any, results: pollList.events(at: 1).any)
             for (index, camera) in polledCameras.enumerated() {
-                let revents = pollList[first + index].revents
-                guard revents != 0 else { continue }
-                if revents & (cvs_POLLERR | cvs_POLLHUP) != 0 && revents & cvs_POLLIN == 0 {
+                let events = pollList.events(at: first + index)
+                guard events.any else { continue }
+                if events.failed && !events.readable {
                     fail(camera, reason: .unplugged, message: "\(streams[camera]?.camera ?? camera): device went away")
                     continue
                 }
@@ -241,7 +238,7 @@ public final class VirtualCameraProducer: Sendable {
         /// it, if any. Older ones go straight back: only the newest would be written, and
         /// turning every frame of a backlog (a stream's first moments, a slow turn) could keep
         /// this thread from its output ticks for as long as frames keep coming.
-        private func readFrames(from stream: CaptureStream, camera: String) -> VideoDeviceError? {
+        private func readFrames(from stream: CaptureStream, camera: String) -> SystemCallError? {
             do {
                 var newest: (buffer: DriverBuffer, timestamp: UInt64)?
                 while let filled = try stream.dequeue() {
@@ -264,7 +261,7 @@ public final class VirtualCameraProducer: Sendable {
         /// is held and shown as it is when it needs no turn (and the stream has buffers to
         /// spare), else copied, turned on the way; other cameras' (pre-warmed) and short frames
         /// go straight back.
-        private func use(_ buffer: DriverBuffer, timestamp: UInt64, from stream: CaptureStream, camera: String) throws(VideoDeviceError) {
+        private func use(_ buffer: DriverBuffer, timestamp: UInt64, from stream: CaptureStream, camera: String) throws(SystemCallError) {
             let c = producer.configuration
             let transform = FrameTransform.Operation(rotation: hardwareFlip ? 0 : effectiveRotation(rotation), mirror: c.mirror)
             guard camera == feeding, buffer.bytes.count >= c.format.byteCount(width: c.width, height: c.height) else {
@@ -280,8 +277,8 @@ public final class VirtualCameraProducer: Sendable {
             fresh = true
         }
 
-        private static func reason(_ error: VideoDeviceError) -> Readiness.Reason {
-            error.isBusy ? .busy : (error.vanished ? .unplugged : .error)
+        private static func reason(_ error: SystemCallError) -> Readiness.Reason {
+            error.isBusy ? .busy : (error.deviceVanished ? .unplugged : .error)
         }
 
         /// Gives buffers nothing holds any more back to their drivers. Those of a stream already

@@ -1,15 +1,16 @@
 import FoldcamCapture
 import FoldcamCore
+import FoldcamDevices
 import FoldcamIO
 import FoldcamPlatform
 import FoldcamVideo
 
 /// Starts the virtual camera producer when there is a loopback device to feed: the one named
-/// on the command line or in the config, or the one whose card label matches. Without one the
+/// on the command line or in the config, or the one udev lists with the configured card label. Without one the
 /// daemon still decides and serves (and simulate-mode snapshots are drawn on demand).
 enum VirtualCameraSetup {
     static func start(daemon: Daemon, loop: EventLoop, snapshots: SnapshotService, config: DaemonConfig, explicitNode: String?, log: Log) throws -> VirtualCameraProducer? {
-        let node = explicitNode ?? config.loopbackDevice ?? LoopbackOutput.find(label: config.loopbackLabel)
+        let node = explicitNode ?? config.loopbackDevice ?? LoopbackLocator.find(label: config.loopbackLabel)
         guard let node else {
             log.info("virtual camera: no v4l2loopback device labelled \"\(config.loopbackLabel)\"; deciding without a producer (load v4l2loopback with card_label=\"\(config.loopbackLabel)\" to enable it)")
             return nil

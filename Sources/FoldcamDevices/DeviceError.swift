@@ -3,39 +3,34 @@ import FoldcamPlatform
 /// A device that failed a call or answered nonsense, named by its node (or sysfs path) and the
 /// call: "/dev/video3: VIDIOC_ENUM_FMT failed: Device or resource busy". The device layer logs
 /// these and skips the device; none of them stops the daemon.
-public struct DeviceError: Error, Sendable, Equatable, CustomStringConvertible {
-    public enum Kind: Sendable, Equatable {
-        /// The call failed with this error number.
-        case failed(Errno)
-        /// The call succeeded but its answer cannot be right (named in the text).
-        case garbage(String)
-    }
-
-    public let device: String
-    public let call: String
-    public let kind: Kind
-
-    public init(device: String, call: String, _ kind: Kind) {
-        self.device = device
-        self.call = call
-        self.kind = kind
-    }
+public enum DeviceError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The call failed (`SystemCallError.subject` names the device).
+    case failed(SystemCallError)
+    /// The call succeeded but its answer cannot be right (named in `what`).
+    case garbage(device: String, call: String, what: String)
 
     /// Another process holds the device (EBUSY): worth retrying later.
-    public var isBusy: Bool { kind == .failed(.busy) }
-
-    /// The device went away under us (unplugged or driver unbound mid-query).
-    public var isVanished: Bool {
-        guard case let .failed(errno) = kind else { return false }
-        return Self.vanishedErrors.contains(errno)
+    public var isBusy: Bool {
+        guard case let .failed(error) = self else { return false }
+        return error.isBusy
     }
 
-    static let vanishedErrors: Set<Errno> = [.noDevice, .noEntry, Errno(rawValue: 6 /* ENXIO */), Errno(rawValue: 5 /* EIO */)]
+    /// The device went away under us: `Errno.meansDeviceVanished`, the one definition.
+    public var isVanished: Bool {
+        guard case let .failed(error) = self else { return false }
+        return error.deviceVanished
+    }
+
+    /// The error number of a failed call.
+    public var errno: Errno? {
+        guard case let .failed(error) = self else { return nil }
+        return error.errno
+    }
 
     public var description: String {
-        switch kind {
-        case let .failed(errno): return "\(device): \(call) failed: \(errno)"
-        case let .garbage(what): return "\(device): \(call) answered garbage: \(what)"
+        switch self {
+        case let .failed(error): return "\(error)"
+        case let .garbage(device, call, what): return "\(device): \(call) answered garbage: \(what)"
         }
     }
 }

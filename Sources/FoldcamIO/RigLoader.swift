@@ -1,5 +1,5 @@
 import FoldcamCore
-import Glibc
+import FoldcamPlatform
 
 /// Finds a rig by preset id or file path and decodes it.
 public enum RigLoader {
@@ -42,32 +42,24 @@ public enum RigLoader {
 
     /// Reads a file (or standard input for "-") whole, up to `RigLimits.fileBytes`.
     public static func readBytes(_ path: String, what: String) throws -> [UInt8] {
-        let fd = path == "-" ? 0 : open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else {
-            let reason: String
-            switch errno {
-            case ENOENT: reason = "does not exist"
-            case EACCES: reason = "cannot be read (check permissions)"
-            default: reason = "cannot be opened: \(String(cString: strerror(errno)))"
-            }
-            throw LoadError(description: "\(what) \(path) \(reason)")
-        }
-        defer { if fd != 0 { close(fd) } }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 64 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count < 0 && errno == EINTR { continue }
-            guard count >= 0 else {
-                throw LoadError(description: "\(what) \(path) cannot be read: \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { break }
-            bytes.append(contentsOf: chunk[..<count])
+        do {
             // Rigs, configs and scripts are small: refuse anything absurd instead of filling memory.
-            guard bytes.count <= RigLimits.fileBytes else {
+            return try FileContents.read(path, limit: RigLimits.fileBytes)
+        } catch {
+            switch error {
+            case let .failed(failure) where failure.call == "open":
+                let reason: String
+                switch failure.errno {
+                case .noEntry: reason = "does not exist"
+                case .permissionDenied: reason = "cannot be read (check permissions)"
+                default: reason = "cannot be opened: \(failure.errno)"
+                }
+                throw LoadError(description: "\(what) \(path) \(reason)")
+            case let .failed(failure):
+                throw LoadError(description: "\(what) \(path) cannot be read: \(failure.errno)")
+            case .tooLarge:
                 throw LoadError(description: "\(what) \(path) is larger than \(RigLimits.fileBytes / (1024 * 1024)) MiB, the limit for rigs, configurations and scenario scripts (see Limits in docs/rig-format.md)")
             }
         }
-        return bytes
     }
 }

@@ -1,106 +1,183 @@
 import CLinuxShims
 import Glibc
 
-/// The one place foldcam calls into the kernel for files, sockets and event sources.
+/// The one place foldcam calls into the kernel: files, sockets, device nodes, poll/epoll,
+/// ioctl, mmap and event sources. Other modules reach it through `package` visibility (or the
+/// public owner types built on it) and never import Glibc themselves.
+///
 /// Every call retries on EINTR and turns -1 into a thrown `SystemCallError` naming the call.
+/// Errors that can only come from a bug here (EBADF: a descriptor we do not own or already
+/// closed; EFAULT: a bad buffer) stop the process with a precondition failure instead, as
+/// swift-nio's `System.swift` does: carrying on would read or close someone else's descriptor.
 /// `@inline(never)` keeps ARC traffic from clobbering errno between the call and the read.
-enum Syscall {
+package enum Syscall {
     @inline(never)
-    static func check<T: BinaryInteger>(_ name: @autoclosure () -> String, retryOnInterrupt: Bool = true, _ body: () -> T) throws(SystemCallError) -> T {
+    package static func check<T: BinaryInteger>(_ name: @autoclosure () -> String, subject: String? = nil, retryOnInterrupt: Bool = true, _ body: () -> T) throws(SystemCallError) -> T {
         while true {
             let result = body()
             if result != -1 { return result }
             let error = Errno.current
             if retryOnInterrupt && error == .interrupted { continue }
-            throw SystemCallError(name(), error)
+            preconditionAcceptable(error, name())
+            throw SystemCallError(name(), error, subject: subject)
         }
     }
 
-    static func close(_ fd: Int32) {
+    /// EBADF and EFAULT are programming errors, never conditions to handle.
+    package static func preconditionAcceptable(_ error: Errno, _ call: @autoclosure () -> String) {
+        precondition(error != .badDescriptor && error != .badAddress, "\(call()) failed with \(error): a bug in foldcam (descriptor not owned, or a bad buffer)")
+    }
+
+    package static func close(_ fd: Int32) {
         // Linux closes the descriptor even when close() reports EINTR: never retry.
-        _ = Glibc.close(fd)
+        if Glibc.close(fd) == -1 { preconditionAcceptable(.current, "close") }
     }
 
-    static func open(_ path: String, _ flags: Int32, mode: mode_t = 0) throws(SystemCallError) -> Int32 {
-        try check("open \(path)") { Glibc.open(path, flags | O_CLOEXEC, mode) }
+    /// O_CLOEXEC is always added: no descriptor of foldcam's leaks into a child process.
+    package static func open(_ path: String, _ flags: Int32, mode: mode_t = 0, subject: String? = nil) throws(SystemCallError) -> Int32 {
+        try check(subject == nil ? "open \(path)" : "open", subject: subject) { Glibc.open(path, flags | O_CLOEXEC, mode) }
     }
 
-    static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer) throws(SystemCallError) -> Int {
-        try check("read") { Glibc.read(fd, buffer.baseAddress, buffer.count) }
+    package static func read(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, subject: String? = nil) throws(SystemCallError) -> Int {
+        try check("read", subject: subject) { Glibc.read(fd, buffer.baseAddress, buffer.count) }
     }
 
-    static func write(_ fd: Int32, from buffer: UnsafeRawBufferPointer) throws(SystemCallError) -> Int {
-        try check("write") { Glibc.write(fd, buffer.baseAddress, buffer.count) }
+    package static func write(_ fd: Int32, from buffer: UnsafeRawBufferPointer, subject: String? = nil) throws(SystemCallError) -> Int {
+        try check("write", subject: subject) { Glibc.write(fd, buffer.baseAddress, buffer.count) }
+    }
+
+    /// Writes all of `buffer`, continuing after short writes. A write that takes nothing (a
+    /// full device) ends it with ENOSPC rather than spinning.
+    package static func writeAll(_ fd: Int32, from buffer: UnsafeRawBufferPointer, subject: String? = nil) throws(SystemCallError) {
+        var offset = 0
+        while offset < buffer.count {
+            let written = try write(fd, from: UnsafeRawBufferPointer(rebasing: buffer[offset...]), subject: subject)
+            guard written > 0 else { throw SystemCallError("write", Errno(rawValue: ENOSPC), subject: subject) }
+            offset += written
+        }
+    }
+
+    /// One ioctl with a pointer argument (a plain C struct or integer).
+    package static func ioctl(_ fd: Int32, _ request: UInt, _ argument: UnsafeMutableRawPointer, name: @autoclosure () -> String, subject: String? = nil) throws(SystemCallError) {
+        _ = try check(name(), subject: subject) { Glibc.ioctl(fd, request, argument) }
+    }
+
+    /// How many descriptors have events; 0 on timeout, and on EINTR: retrying would restart the
+    /// whole timeout, so an interrupted wait returns early and the caller, which loops to its own
+    /// deadline anyway, waits again for what is left.
+    package static func poll(_ descriptors: inout [pollfd], timeoutMilliseconds: Int32) throws(SystemCallError) -> Int {
+        let count = descriptors.count
+        do {
+            return Int(try descriptors.withUnsafeMutableBufferPointer { buffer throws(SystemCallError) in
+                try check("poll", retryOnInterrupt: false) { Glibc.poll(buffer.baseAddress, nfds_t(count), timeoutMilliseconds) }
+            })
+        } catch {
+            if error.errno == .interrupted { return 0 }
+            throw error
+        }
+    }
+
+    /// Maps `length` bytes of a device's memory at `offset`, shared and read-write.
+    package static func mapShared(_ fd: Int32, length: Int, offset: Int, name: @autoclosure () -> String, subject: String? = nil) throws(SystemCallError) -> UnsafeMutableRawPointer {
+        guard let address = Glibc.mmap(nil, length, PROT_READ | PROT_WRITE, MAP_SHARED, fd, off_t(offset)), address != MAP_FAILED else {
+            let error = Errno.current
+            preconditionAcceptable(error, name())
+            throw SystemCallError(name(), error, subject: subject)
+        }
+        return address
+    }
+
+    package static func unmap(_ address: UnsafeMutableRawPointer, length: Int) {
+        // Fails only for an address that was never mapped: a bug.
+        precondition(Glibc.munmap(address, length) == 0, "munmap of memory foldcam did not map")
+    }
+
+    /// A second descriptor for the same open file, close-on-exec (a C library's descriptor
+    /// handed to our event loop, which must own what it closes).
+    package static func duplicate(_ fd: Int32, name: @autoclosure () -> String, subject: String? = nil) throws(SystemCallError) -> Int32 {
+        try check(name(), subject: subject) { fcntl(fd, F_DUPFD_CLOEXEC, 0) }
     }
 
     /// send() with MSG_NOSIGNAL: a vanished peer is EPIPE, never SIGPIPE.
-    static func send(_ fd: Int32, from buffer: UnsafeRawBufferPointer) throws(SystemCallError) -> Int {
+    package static func send(_ fd: Int32, from buffer: UnsafeRawBufferPointer) throws(SystemCallError) -> Int {
         try check("send") { Glibc.send(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL)) }
     }
 
-    static func socket(_ domain: Int32, _ type: Int32) throws(SystemCallError) -> Int32 {
+    package static func socket(_ domain: Int32, _ type: Int32) throws(SystemCallError) -> Int32 {
         try check("socket") { Glibc.socket(domain, type | Int32(SOCK_CLOEXEC.rawValue), 0) }
     }
 
-    static func bind(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) throws(SystemCallError) {
+    package static func socketPair() throws(SystemCallError) -> (Int32, Int32) {
+        var pair: [Int32] = [-1, -1]
+        _ = try check("socketpair") { Glibc.socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) }
+        return (pair[0], pair[1])
+    }
+
+    package static func pipe() throws(SystemCallError) -> (read: Int32, write: Int32) {
+        var pair: [Int32] = [-1, -1]
+        _ = try check("pipe2") { CLinuxShims.pipe2(&pair, O_CLOEXEC) }
+        return (pair[0], pair[1])
+    }
+
+    package static func bind(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) throws(SystemCallError) {
         _ = try check("bind") { Glibc.bind(fd, address, length) }
     }
 
-    static func connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) throws(SystemCallError) {
+    package static func connect(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) throws(SystemCallError) {
         _ = try check("connect") { Glibc.connect(fd, address, length) }
     }
 
-    static func listen(_ fd: Int32, backlog: Int32) throws(SystemCallError) {
+    package static func listen(_ fd: Int32, backlog: Int32) throws(SystemCallError) {
         _ = try check("listen") { Glibc.listen(fd, backlog) }
     }
 
-    static func accept(_ fd: Int32) throws(SystemCallError) -> Int32 {
+    package static func accept(_ fd: Int32) throws(SystemCallError) -> Int32 {
         try check("accept4") { CLinuxShims.accept4(fd, nil, nil, Int32(SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue)) }
     }
 
-    static func getsockopt(_ fd: Int32, _ level: Int32, _ option: Int32, _ value: UnsafeMutableRawPointer, _ length: inout socklen_t) throws(SystemCallError) {
+    package static func getsockopt(_ fd: Int32, _ level: Int32, _ option: Int32, _ value: UnsafeMutableRawPointer, _ length: inout socklen_t) throws(SystemCallError) {
         _ = try check("getsockopt") { Glibc.getsockopt(fd, level, option, value, &length) }
     }
 
-    static func setNonBlocking(_ fd: Int32) throws(SystemCallError) {
+    package static func setNonBlocking(_ fd: Int32) throws(SystemCallError) {
         let flags = try check("fcntl(F_GETFL)") { fcntl(fd, F_GETFL) }
         _ = try check("fcntl(F_SETFL)") { fcntl(fd, F_SETFL, flags | O_NONBLOCK) }
     }
 
-    static func unlink(_ path: String) throws(SystemCallError) {
+    package static func unlink(_ path: String) throws(SystemCallError) {
         _ = try check("unlink \(path)") { Glibc.unlink(path) }
     }
 
-    static func epollCreate() throws(SystemCallError) -> Int32 {
+    package static func epollCreate() throws(SystemCallError) -> Int32 {
         try check("epoll_create1") { epoll_create1(cfoldcam_EPOLL_CLOEXEC) }
     }
 
-    static func epollControl(_ epoll: Int32, _ operation: Int32, _ fd: Int32, events: UInt32) throws(SystemCallError) {
+    package static func epollControl(_ epoll: Int32, _ operation: Int32, _ fd: Int32, events: UInt32) throws(SystemCallError) {
         var event = epoll_event()
         event.events = events
         event.data.fd = fd
         _ = try check("epoll_ctl") { epoll_ctl(epoll, operation, fd, &event) }
     }
 
-    static func epollWait(_ epoll: Int32, _ events: UnsafeMutableBufferPointer<epoll_event>, timeoutMilliseconds: Int32) throws(SystemCallError) -> Int {
+    package static func epollWait(_ epoll: Int32, _ events: UnsafeMutableBufferPointer<epoll_event>, timeoutMilliseconds: Int32) throws(SystemCallError) -> Int {
         Int(try check("epoll_wait") { epoll_wait(epoll, events.baseAddress, Int32(events.count), timeoutMilliseconds) })
     }
 
-    static func eventFD() throws(SystemCallError) -> Int32 {
+    package static func eventFD() throws(SystemCallError) -> Int32 {
         try check("eventfd") { eventfd(0, cfoldcam_EFD_NONBLOCK | cfoldcam_EFD_CLOEXEC) }
     }
 
-    static func timerFD() throws(SystemCallError) -> Int32 {
+    package static func timerFD() throws(SystemCallError) -> Int32 {
         try check("timerfd_create") { timerfd_create(CLOCK_MONOTONIC, cfoldcam_TFD_NONBLOCK | cfoldcam_TFD_CLOEXEC) }
     }
 
-    static func timerSet(_ fd: Int32, initialNanoseconds: UInt64, intervalNanoseconds: UInt64) throws(SystemCallError) {
+    package static func timerSet(_ fd: Int32, initialNanoseconds: UInt64, intervalNanoseconds: UInt64) throws(SystemCallError) {
         func spec(_ ns: UInt64) -> timespec { timespec(tv_sec: Int(ns / 1_000_000_000), tv_nsec: Int(ns % 1_000_000_000)) }
         var value = itimerspec(it_interval: spec(intervalNanoseconds), it_value: spec(initialNanoseconds))
         _ = try check("timerfd_settime") { timerfd_settime(fd, 0, &value, nil) }
     }
 
-    static func signalFD(_ signals: [Int32]) throws(SystemCallError) -> Int32 {
+    package static func signalFD(_ signals: [Int32]) throws(SystemCallError) -> Int32 {
         var mask = sigset_t()
         sigemptyset(&mask)
         for signal in signals { sigaddset(&mask, signal) }

@@ -1,6 +1,6 @@
 @testable import FoldcamCapture
+import FoldcamPlatform
 import FoldcamVideo
-import Glibc
 import Testing
 
 /// The setup thread without camera hardware: nodes that do not exist, or are not V4L2 devices,
@@ -11,7 +11,7 @@ import Testing
     }
 
     /// Everything the setup thread reported until it finished.
-    static func results(of setup: CaptureStreamSetup) -> [(camera: String, ticket: UInt64, error: VideoDeviceError?)] {
+    static func results(of setup: CaptureStreamSetup) -> [(camera: String, ticket: UInt64, error: SystemCallError?)] {
         setup.results.drain().map { result in
             switch result {
             case let .opened(camera, ticket, transfer):
@@ -34,9 +34,9 @@ import Testing
         let results = Self.results(of: setup)
         #expect(results.map(\.camera) == ["gone", "null"])
         #expect(results.map(\.ticket) == [7, 8])
-        #expect(results[0].error?.vanished == true)
-        #expect(results[0].error?.node == "/nonexistent/video99")
-        #expect(results[1].error?.vanished == false)
+        #expect(results[0].error?.deviceVanished == true)
+        #expect(results[0].error?.subject == "/nonexistent/video99")
+        #expect(results[1].error?.deviceVanished == false)
         #expect(results[1].error?.isBusy == false)
         #expect(results[1].error?.call.hasPrefix("VIDIOC_S_FMT") == true)
     }
@@ -58,6 +58,6 @@ import Testing
         let results = Self.results(of: setup)
         #expect(results.count == 1)
         #expect(results.first?.ticket == 3)
-        #expect(results.first?.error?.vanished == true)
+        #expect(results.first?.error?.deviceVanished == true)
     }
 }

@@ -22,7 +22,7 @@ import Testing
         final class Answers: @unchecked Sendable { var busy = true }
         let answers = Answers()
         var inventory = CameraInventory(rig: try Fixtures.rig("kiosk"), loopback: Fixtures.loopback) { node throws(DeviceError) in
-            if answers.busy { throw DeviceError(device: node, call: "VIDIOC_ENUM_FMT", .failed(.busy)) }
+            if answers.busy { throw .failed(SystemCallError("VIDIOC_ENUM_FMT", .busy, subject: node)) }
             return V4L2Answers(capability: Fixtures.capability())
         }
         #expect(inventory.update(Fixtures.platformCamera("front-cam"), log: log) == [.cameraBusy(camera: 0, busy: true), .cameraUnplugged(camera: 1)])
@@ -36,14 +36,14 @@ import Testing
 
     @Test func vanishedAndGarbageDevicesAreSkippedAndNamed() throws {
         var inventory = CameraInventory(rig: try Fixtures.rig("kiosk"), loopback: Fixtures.loopback) { node throws(DeviceError) in
-            throw DeviceError(device: node, call: "VIDIOC_ENUM_FRAMESIZES", .failed(.noDevice))
+            throw .failed(SystemCallError("VIDIOC_ENUM_FRAMESIZES", .noDevice, subject: node))
         }
         _ = inventory.update(Fixtures.platformCamera("front-cam"), log: log)
         guard case let .failed(error)? = inventory.entries.values.first?.entry else { Issue.record("expected a failed entry"); return }
         #expect(error.description == "/dev/video0: VIDIOC_ENUM_FRAMESIZES failed: No such device")
         #expect(error.isVanished)
-        let garbage = DeviceError(device: "/dev/video3", call: "VIDIOC_ENUM_FMT", .garbage("pixel format 0x1 is not a fourcc"))
+        let garbage = DeviceError.garbage(device: "/dev/video3", call: "VIDIOC_ENUM_FMT", what: "pixel format 0x1 is not a fourcc")
         #expect(garbage.description == "/dev/video3: VIDIOC_ENUM_FMT answered garbage: pixel format 0x1 is not a fourcc")
-        #expect(DeviceError(device: "/dev/video3", call: "VIDIOC_ENUM_FMT", .failed(.busy)).description == "/dev/video3: VIDIOC_ENUM_FMT failed: Device or resource busy")
+        #expect(DeviceError.failed(SystemCallError("VIDIOC_ENUM_FMT", .busy, subject: "/dev/video3")).description == "/dev/video3: VIDIOC_ENUM_FMT failed: Device or resource busy")
     }
 }

@@ -1,5 +1,7 @@
 import FoldcamCore
 @testable import FoldcamDevices
+import FoldcamPlatform
+import FoldcamV4L2
 
 /// Recorded values (trimmed `udevadm info` properties, V4L2 answers as v4l2-ctl shows them).
 enum Fixtures {

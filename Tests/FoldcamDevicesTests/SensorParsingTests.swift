@@ -1,5 +1,6 @@
 import FoldcamCore
 @testable import FoldcamDevices
+import FoldcamV4L2
 import Testing
 
 @Suite struct SensorParsingTests {
@@ -59,11 +60,11 @@ import Testing
         // A raw value that overflows once scaled is caught after scaling, where the filter runs.
         #expect(filter.check(IIOValue.hingeDegrees(raw: 1e308, scale: 10, offset: 0), atMilliseconds: 0) == .nonFinite)
         // Accelerometers: finite components whose length overflows have no direction either.
-        #expect(SensorSet.accelerationProblem(Vector3(1e300, 1e300, 1e300)) != nil)
-        #expect(SensorSet.accelerationProblem(Vector3(-1e308, 0, 1e308)) != nil)
-        #expect(SensorSet.accelerationProblem(MountMatrix(rows: [Vector3(1e308, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1)]).apply(Vector3(10, 0, 0))) != nil)
-        #expect(SensorSet.accelerationProblem(Vector3(.nan, 0, 9.8)) != nil)
-        #expect(SensorSet.accelerationProblem(Vector3(0, -9.8, 0)) == nil)
+        #expect(IIOAccelerometerDriver.accelerationProblem(Vector3(1e300, 1e300, 1e300)) != nil)
+        #expect(IIOAccelerometerDriver.accelerationProblem(Vector3(-1e308, 0, 1e308)) != nil)
+        #expect(IIOAccelerometerDriver.accelerationProblem(MountMatrix(rows: [Vector3(1e308, 0, 0), Vector3(0, 1, 0), Vector3(0, 0, 1)]).apply(Vector3(10, 0, 0))) != nil)
+        #expect(IIOAccelerometerDriver.accelerationProblem(Vector3(.nan, 0, 9.8)) != nil)
+        #expect(IIOAccelerometerDriver.accelerationProblem(Vector3(0, -9.8, 0)) == nil)
     }
 
     @Test func warningsAreRateLimitedAndCounted() {
@@ -81,13 +82,16 @@ import Testing
     }
 
     @Test func fourCC() {
-        #expect(FourCC.text(FourCC.code("YUYV")) == "YUYV")
-        #expect(FourCC.code("YUYV") == 0x5659_5559)
-        #expect(FourCC.text(0x0000_0001) == nil)
+        #expect(FourCC("YUYV").text == "YUYV")
+        #expect(FourCC("YUYV").rawValue == 0x5659_5559)
+        #expect(FourCC(rawValue: 0x0000_0001).text == nil)
+        #expect(FourCC(rawValue: 0x0000_0001).description == "0x1")
+        #expect(FourCC("Z16 ").name == "Z16")
+        #expect(FourCC("Z16 ").isDepth && !FourCC.yuyv.isDepth)
         // V4L2_PIX_FMT_Y16_BE = v4l2_fourcc_be('Y', '1', '6', ' '), which vivid lists: not garbage.
-        #expect(FourCC.text(0xa036_3159) == "Y16 -BE")
-        #expect(FourCC.code("Y16 -BE") == 0xa036_3159)
-        #expect(FourCC.text(0x8000_0001) == nil)
+        #expect(FourCC(rawValue: 0xa036_3159).text == "Y16 -BE")
+        #expect(FourCC("Y16 -BE").rawValue == 0xa036_3159)
+        #expect(FourCC(rawValue: 0x8000_0001).text == nil)
     }
 }
 

@@ -1,4 +1,5 @@
 import FoldcamCore
+import FoldcamV4L2
 
 /// Decides what a video4linux node is, from udev properties and V4L2 answers alone: a pure
 /// function, so every rule here is tested from recorded values without devices.
@@ -56,8 +57,8 @@ public enum CameraClassifier {
         let (rotation, rotationSource) = sensorRotation(properties, answers.controls, rigCamera: rigCamera, warnings: &warnings, name: record.displayName)
         let deviceType = properties["FOLDCAM_DEVICE_TYPE"] ?? rigCamera?.deviceType ?? (usb ? "external" : "wide")
         let modes = Self.modes(answers.formats)
-        let depth = answers.formats.contains { FourCC.depthFormats.contains($0.fourcc) }
-        let video = answers.formats.contains { !FourCC.depthFormats.contains($0.fourcc) } || answers.formats.isEmpty
+        let depth = answers.formats.contains { $0.fourcc.isDepth }
+        let video = answers.formats.contains { !$0.fourcc.isDepth } || answers.formats.isEmpty
         let descriptor = CameraDescriptor(
             uniqueID: uniqueID(record), localizedName: capability.card.isEmpty ? (record.attributes["name"] ?? record.sysname) : capability.card,
             deviceType: deviceType, mediaTypes: (video ? ["video"] : []) + (depth ? ["depth"] : []), position: position,
@@ -144,7 +145,7 @@ public enum CameraClassifier {
     static func modes(_ formats: [V4L2Format]) -> [CameraMode] {
         formats.flatMap { format in
             format.sizes.map { size in
-                CameraMode(pixelFormat: format.fourcc.trimmingWhitespace, width: size.width, height: size.height, fps: size.maximumFPS ?? 0)
+                CameraMode(pixelFormat: format.fourcc.name, width: size.width, height: size.height, fps: size.maximumFPS ?? 0)
             }
         }
     }

@@ -1,6 +1,5 @@
 import CLibInput
 import FoldcamIO
-import Glibc
 
 /// libinput's own messages ("kernel bug: ...", quirks it cannot parse) through `Log`, so they carry
 /// a syslog priority prefix like the rest of foldcamd's stderr; libinput's default handler writes
@@ -17,7 +16,7 @@ enum LibInputLog {
             guard let format, let arguments else { return }
             let text = withUnsafeTemporaryAllocation(of: CChar.self, capacity: 1024) { buffer in
                 // A va_list can be walked once: a longer message is cut rather than formatted twice.
-                _ = vsnprintf(buffer.baseAddress, buffer.count, format, arguments)
+                _ = clibinput_format(buffer.baseAddress, buffer.count, format, arguments)
                 return String(cString: buffer.baseAddress!)
             }
             Log().log(LibInputLog.priority(priority), "libinput: " + text.trimmingSuffix("\n"))

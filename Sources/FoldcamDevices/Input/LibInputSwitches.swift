@@ -1,6 +1,5 @@
 import CLibInput
 import FoldcamPlatform
-import Glibc
 
 /// Lid and tablet-mode switches through libinput's udev backend, on one seat.
 ///
@@ -24,17 +23,24 @@ final class LibInputSwitches {
         let pointer = UnsafeMutablePointer<libinput_interface>.allocate(capacity: 1)
         pointer.initialize(to: libinput_interface(
             open_restricted: { path, flags, _ in
-                guard let path else { return -EINVAL }
-                var fd = clibinput_open(path, flags | clibinput_O_CLOEXEC)
-                // Switches only need reading; a service allowed just that (DeviceAllow=... r)
-                // still gets its lid and tablet-mode events.
-                if fd < 0, errno == EACCES || errno == EPERM, flags & O_ACCMODE == O_RDWR {
-                    fd = clibinput_open(path, (flags & ~O_ACCMODE) | O_RDONLY | clibinput_O_CLOEXEC)
+                guard let path else { return -Errno.invalidArgument.rawValue }
+                let node = String(cString: path)
+                do throws(SystemCallError) {
+                    return try Syscall.open(node, flags, subject: node)
+                } catch {
+                    // Switches only need reading; a service allowed just that (DeviceAllow=... r)
+                    // still gets its lid and tablet-mode events.
+                    guard error.errno == .permissionDenied || error.errno == .notPermitted,
+                          flags & OpenFlags.accessMode == OpenFlags.readWrite else { return -error.errno.rawValue }
+                    do throws(SystemCallError) {
+                        return try Syscall.open(node, (flags & ~OpenFlags.accessMode) | OpenFlags.readOnly, subject: node)
+                    } catch {
+                        return -error.errno.rawValue
+                    }
                 }
-                return fd >= 0 ? fd : -errno
             },
             close_restricted: { fd, _ in
-                _ = close(fd)  // an evdev node: nothing is lost when close reports an error
+                Syscall.close(fd)  // an evdev node: nothing is lost when close reports an error
             }))
         return pointer
     }()
@@ -43,7 +49,7 @@ final class LibInputSwitches {
     init(_ context: UdevContext, seat: String) throws {
         let libinput = try LibInput.load()
         guard let handle = libinput.udevCreateContext(Self.interface, nil, context.handle) else {
-            throw DeviceError(device: "libinput", call: "libinput_udev_create_context", .failed(Errno(rawValue: errno)))
+            throw DeviceError.failed(SystemCallError("libinput_udev_create_context", .current, subject: "libinput"))
         }
         self.libinput = libinput
         self.handle = handle
@@ -52,15 +58,14 @@ final class LibInputSwitches {
         LibInputLog.install(on: handle, libinput)
         guard libinput.udevAssignSeat(handle, seat) == 0 else {
             _ = libinput.unref(handle)
-            throw DeviceError(device: "libinput seat \(seat)", call: "libinput_udev_assign_seat", .failed(.noEntry))
+            throw DeviceError.failed(SystemCallError("libinput_udev_assign_seat", .noEntry, subject: "libinput seat \(seat)"))
         }
-        let duplicate = fcntl(libinput.getFD(handle), F_DUPFD_CLOEXEC, 0)
-        guard duplicate >= 0 else {
-            let error = Errno(rawValue: errno)
+        do {
+            descriptor = FileDescriptor(owning: try Syscall.duplicate(libinput.getFD(handle), name: "fcntl(F_DUPFD_CLOEXEC)", subject: "libinput"))
+        } catch {
             _ = libinput.unref(handle)
-            throw DeviceError(device: "libinput", call: "fcntl(F_DUPFD_CLOEXEC)", .failed(error))
+            throw DeviceError.failed(error)
         }
-        descriptor = FileDescriptor(owning: duplicate)
     }
 
     deinit { _ = libinput.unref(handle) }
@@ -74,7 +79,7 @@ final class LibInputSwitches {
     /// - SeeAlso: libinput_dispatch, libinput_get_event
     func drain() throws(DeviceError) -> [Event] {
         let result = libinput.dispatch(handle)
-        if result < 0 { throw DeviceError(device: "libinput", call: "libinput_dispatch", .failed(Errno(rawValue: -result))) }
+        if result < 0 { throw .failed(SystemCallError("libinput_dispatch", Errno(rawValue: -result), subject: "libinput")) }
         var events: [Event] = []
         while let event = libinput.getEvent(handle) {
             defer { libinput.eventDestroy(event) }

@@ -1,5 +1,4 @@
 import FoldcamPlatform
-import Glibc
 
 /// A hinge sensor read through its IIO buffer (/dev/iio:deviceN) instead of polled: only the
 /// angle channel is enabled, so each sample is one `in_angl0` value. Opened on the device
@@ -20,7 +19,7 @@ final class IIOHingeBuffer {
         self.syspath = syspath
         let typeText = try SysfsAttributes.read(syspath, "scan_elements/in_angl0_type")
         guard let type = IIOScanType(parsing: typeText) else {
-            throw DeviceError(device: syspath, call: "read scan_elements/in_angl0_type", .garbage("\"\(typeText.trimmingWhitespace)\" is not a channel type"))
+            throw .garbage(device: syspath, call: "read scan_elements/in_angl0_type", what: "\"\(typeText.trimmingWhitespace)\" is not a channel type")
         }
         self.type = type
         // Disable before reconfiguring; enable only the angle channel.
@@ -30,9 +29,7 @@ final class IIOHingeBuffer {
         }
         try SysfsAttributes.write(syspath, "scan_elements/in_angl0_en", "1")
         try SysfsAttributes.write(syspath, "buffer/length", "16")
-        let fd = open(devnode, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw DeviceError(device: devnode, call: "open", .failed(Errno(rawValue: errno))) }
-        descriptor = FileDescriptor(owning: fd)
+        do { descriptor = try FileDescriptor.open(devnode, .readOnly, nonBlocking: true) } catch { throw .failed(error) }
         try SysfsAttributes.write(syspath, "buffer/enable", "1")
     }
 
@@ -45,12 +42,12 @@ final class IIOHingeBuffer {
     func read() throws(DeviceError) -> [Int64] {
         var buffer = [UInt8](repeating: 0, count: 256)
         while true {
-            let count = buffer.withUnsafeMutableBytes { Glibc.read(descriptor.rawValue, $0.baseAddress, $0.count) }
-            if count < 0 {
-                let error = Errno(rawValue: errno)
-                if error == .interrupted { continue }
-                if error == .wouldBlock { break }
-                throw DeviceError(device: syspath, call: "read buffer", .failed(error))
+            let count: Int
+            do {
+                count = try buffer.withMutableBytes { raw throws(SystemCallError) in try descriptor.read(into: raw) }
+            } catch {
+                if error.errno == .wouldBlock { break }
+                throw .failed(SystemCallError("read buffer", error.errno, subject: syspath))
             }
             if count == 0 { break }
             pending += buffer[..<count]
@@ -66,13 +63,6 @@ final class IIOHingeBuffer {
 
     /// The `*_en` files in scan_elements (enabled channels shape every sample).
     static func enableAttributes(_ syspath: String) -> [String] {
-        guard let directory = opendir(syspath + "/scan_elements") else { return [] }
-        defer { closedir(directory) }
-        var names: [String] = []
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasSuffix("_en") { names.append(name) }
-        }
-        return names
+        SysfsAttributes.names(syspath, "scan_elements").filter { $0.hasSuffix("_en") }
     }
 }

@@ -1,7 +1,6 @@
 import FoldcamCore
 import FoldcamIO
 import FoldcamPlatform
-import Glibc
 
 /// Runs the device layer on its own thread, so opening devices, ioctls and sysfs reads never
 /// block the daemon's event loop. The loop registers `updates.descriptor` and drains it.
@@ -39,11 +38,13 @@ public final class DeviceThread: Sendable {
     public func awaitInventory(timeout: Duration) -> [DeviceUpdate] {
         var collected: [DeviceUpdate] = []
         let deadline = ContinuousClock.now + timeout
+        var waiting = PollSet()
+        waiting.append(updates.descriptor.rawValue)
         while !collected.contains(.inventoryComplete) {
             let left = deadline - ContinuousClock.now
             guard left > .zero else { break }
-            var entry = pollfd(fd: updates.descriptor.rawValue, events: Int16(POLLIN), revents: 0)
-            _ = poll(&entry, 1, Int32(min(left.components.seconds * 1000 + 1, 1000)))  // EINTR: loop again
+            // A failed poll (it cannot fail for one valid descriptor) just drains early.
+            _ = try? waiting.wait(timeoutMilliseconds: Int32(min(left.components.seconds * 1000 + 1, 1000)))
             collected += updates.drain()
         }
         return collected

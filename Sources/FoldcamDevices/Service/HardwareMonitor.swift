@@ -135,26 +135,27 @@ final class HardwareMonitor {
         }
     }
 
-    /// Starts using an IIO device; a hinge sensor with a buffer joins the loop.
+    /// Starts using an IIO device; a sensor whose driver delivers samples on a descriptor joins
+    /// the loop.
     private func addSensor(_ record: UdevRecord) {
         post(sensors.add(record, atMilliseconds: now))
-        guard let descriptor = sensors.bufferDescriptor(record.syspath) else { return }
+        guard let descriptor = sensors.descriptor(record.syspath) else { return }
         do {
             try loop.register(descriptor) { [unowned self] _ in
-                let (events, vanished) = self.sensors.readBuffer(record.syspath, atMilliseconds: self.now)
+                let (events, vanished) = self.sensors.readReady(record.syspath, atMilliseconds: self.now)
                 self.post(events)
                 // Gone: stop watching now (a dead descriptor stays readable), fall back at once.
                 if vanished { self.post(self.removeSensor(record.syspath)) }
             }
         } catch {
-            log.warning("\(record.syspath): cannot watch its IIO buffer (\(error)); the sensor is not used")
+            log.warning("\(record.syspath): cannot watch its descriptor (\(error)); the sensor is not used")
             post(sensors.remove(syspath: record.syspath))
         }
     }
 
     private func removeSensor(_ syspath: String) -> [InputEvent] {
-        // Stop watching before the buffer's descriptor is closed.
-        if let descriptor = sensors.bufferDescriptor(syspath) { loop.unregister(descriptor) }
+        // Stop watching before the driver closes its descriptor.
+        if let descriptor = sensors.descriptor(syspath) { loop.unregister(descriptor) }
         return sensors.remove(syspath: syspath)
     }
 

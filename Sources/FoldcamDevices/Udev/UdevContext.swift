@@ -1,6 +1,5 @@
 import CUdev
 import FoldcamPlatform
-import Glibc
 
 /// The libudev library context; every other udev owner keeps one alive.
 /// - SeeAlso: man udev_new(3)
@@ -11,7 +10,7 @@ final class UdevContext {
 
     init() throws(DeviceError) {
         guard let handle = udev_new() else {
-            throw DeviceError(device: "udev", call: "udev_new", .failed(Errno(rawValue: errno)))
+            throw .failed(SystemCallError("udev_new", .current, subject: "udev"))
         }
         self.handle = handle
     }

@@ -6,16 +6,16 @@ import FoldcamPlatform
 enum UdevEnumerator {
     static func devices(_ context: UdevContext, subsystems: [String]) throws(DeviceError) -> [UdevDevice] {
         guard let enumerate = udev_enumerate_new(context.handle) else {
-            throw DeviceError(device: "udev", call: "udev_enumerate_new", .failed(.noEntry))
+            throw .failed(SystemCallError("udev_enumerate_new", .noEntry, subject: "udev"))
         }
         defer { udev_enumerate_unref(enumerate) }
         for subsystem in subsystems {
             let result = udev_enumerate_add_match_subsystem(enumerate, subsystem)
             // libudev returns -errno, not -1 with errno set.
-            if result < 0 { throw DeviceError(device: "udev", call: "udev_enumerate_add_match_subsystem(\(subsystem))", .failed(Errno(rawValue: -result))) }
+            if result < 0 { throw .failed(SystemCallError("udev_enumerate_add_match_subsystem(\(subsystem))", Errno(rawValue: -result), subject: "udev")) }
         }
         let scanned = udev_enumerate_scan_devices(enumerate)
-        if scanned < 0 { throw DeviceError(device: "udev", call: "udev_enumerate_scan_devices", .failed(Errno(rawValue: -scanned))) }
+        if scanned < 0 { throw .failed(SystemCallError("udev_enumerate_scan_devices", Errno(rawValue: -scanned), subject: "udev")) }
         var devices: [UdevDevice] = []
         var entry = udev_enumerate_get_list_entry(enumerate)
         while let current = entry {

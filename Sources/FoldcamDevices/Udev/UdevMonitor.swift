@@ -1,6 +1,5 @@
 import CUdev
 import FoldcamPlatform
-import Glibc
 
 /// Hotplug events from udev (after its rules ran, so FOLDCAM_* properties are set). Enable it
 /// before enumerating, so nothing that appears in between is lost.
@@ -13,7 +12,7 @@ final class UdevMonitor {
 
     init(_ context: UdevContext, subsystems: [String]) throws(DeviceError) {
         guard let handle = udev_monitor_new_from_netlink(context.handle, "udev") else {
-            throw DeviceError(device: "udev", call: "udev_monitor_new_from_netlink", .failed(Errno(rawValue: errno)))
+            throw .failed(SystemCallError("udev_monitor_new_from_netlink", .current, subject: "udev"))
         }
         self.handle = handle
         self.context = context
@@ -21,21 +20,20 @@ final class UdevMonitor {
             let result = udev_monitor_filter_add_match_subsystem_devtype(handle, subsystem, nil)
             if result < 0 {
                 udev_monitor_unref(handle)
-                throw DeviceError(device: "udev", call: "udev_monitor_filter_add_match_subsystem_devtype(\(subsystem))", .failed(Errno(rawValue: -result)))
+                throw .failed(SystemCallError("udev_monitor_filter_add_match_subsystem_devtype(\(subsystem))", Errno(rawValue: -result), subject: "udev"))
             }
         }
         let enabled = udev_monitor_enable_receiving(handle)
         if enabled < 0 {
             udev_monitor_unref(handle)
-            throw DeviceError(device: "udev", call: "udev_monitor_enable_receiving", .failed(Errno(rawValue: -enabled)))
+            throw .failed(SystemCallError("udev_monitor_enable_receiving", Errno(rawValue: -enabled), subject: "udev"))
         }
-        let duplicate = fcntl(udev_monitor_get_fd(handle), F_DUPFD_CLOEXEC, 0)
-        guard duplicate >= 0 else {
-            let error = Errno(rawValue: errno)
+        do {
+            descriptor = FileDescriptor(owning: try Syscall.duplicate(udev_monitor_get_fd(handle), name: "fcntl(F_DUPFD_CLOEXEC) on the monitor socket", subject: "udev"))
+        } catch {
             udev_monitor_unref(handle)
-            throw DeviceError(device: "udev", call: "fcntl(F_DUPFD_CLOEXEC) on the monitor socket", .failed(error))
+            throw .failed(error)
         }
-        descriptor = FileDescriptor(owning: duplicate)
     }
 
     deinit { udev_monitor_unref(handle) }

@@ -1,3 +1,5 @@
+import FoldcamV4L2
+
 /// What a V4L2 device said about itself, as plain values: the prober fills these from ioctls and
 /// tests write them by hand. The classifier turns them into a `CameraDescriptor`.
 public struct V4L2Answers: Sendable, Equatable {
@@ -47,12 +49,12 @@ public struct V4L2CapabilityFlags: OptionSet, Sendable, Hashable {
 
 /// One pixel format (VIDIOC_ENUM_FMT) with its sizes and rates.
 public struct V4L2Format: Sendable, Equatable {
-    /// The fourcc as text, e.g. "YUYV", "MJPG", "Z16 ".
-    public var fourcc: String
+    /// "YUYV", "MJPG", "Z16 ", ...
+    public var fourcc: FourCC
     public var description: String
     public var sizes: [V4L2FrameSize]
 
-    public init(fourcc: String, description: String, sizes: [V4L2FrameSize]) {
+    public init(fourcc: FourCC, description: String, sizes: [V4L2FrameSize]) {
         self.fourcc = fourcc
         self.description = description
         self.sizes = sizes

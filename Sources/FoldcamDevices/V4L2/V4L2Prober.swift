@@ -1,4 +1,5 @@
 import CV4L2
+import FoldcamV4L2
 
 /// Asks one V4L2 node everything the classifier needs: capabilities, formats with sizes and
 /// rates, and the orientation, rotation and flip controls. Blocking: runs on the device thread
@@ -8,8 +9,8 @@ public enum V4L2Prober {
     static let maximumSide = 16384
 
     public static func probe(node: String) throws(DeviceError) -> V4L2Answers {
-        let device = try V4L2Device(node: node)
-        let capability = try device.queryCapability()
+        let device = try V4L2Device.forProbing(node)
+        let capability = try device.capability()
         var answers = V4L2Answers(capability: capability)
         // Only capture nodes have formats worth listing; the classifier skips the rest.
         let flags = capability.nodeCapabilities
@@ -23,13 +24,14 @@ public enum V4L2Prober {
     static func formats(_ device: V4L2Device, bufferType: UInt32) throws(DeviceError) -> [V4L2Format] {
         var formats: [V4L2Format] = []
         for (code, description) in try device.enumerateFormats(bufferType: bufferType) {
-            guard let fourcc = FourCC.text(code) else {
-                throw DeviceError(device: device.node, call: "VIDIOC_ENUM_FMT", .garbage("pixel format 0x\(String(code, radix: 16)) is not a fourcc"))
+            guard code.text != nil else {
+                throw .garbage(device: device.node, call: "VIDIOC_ENUM_FMT", what: "pixel format \(code) is not a fourcc")
             }
+            let fourcc = code
             var sizes: [V4L2FrameSize] = []
             for (width, height) in try device.enumerateFrameSizes(fourcc: code) {
                 guard (1...maximumSide).contains(width), (1...maximumSide).contains(height) else {
-                    throw DeviceError(device: device.node, call: "VIDIOC_ENUM_FRAMESIZES", .garbage("\(fourcc) size \(width)x\(height)"))
+                    throw .garbage(device: device.node, call: "VIDIOC_ENUM_FRAMESIZES", what: "\(fourcc) size \(width)x\(height)")
                 }
                 let intervals = try device.enumerateFrameIntervals(fourcc: code, width: width, height: height)
                 sizes.append(V4L2FrameSize(width: width, height: height, maximumFPS: try maximumFPS(intervals, device: device, what: "\(fourcc) \(width)x\(height)")))
@@ -44,7 +46,7 @@ public enum V4L2Prober {
         var best: Double?
         for (numerator, denominator) in intervals {
             guard numerator > 0, denominator > 0 else {
-                throw DeviceError(device: device.node, call: "VIDIOC_ENUM_FRAMEINTERVALS", .garbage("\(what) interval \(numerator)/\(denominator)"))
+                throw .garbage(device: device.node, call: "VIDIOC_ENUM_FRAMEINTERVALS", what: "\(what) interval \(numerator)/\(denominator)")
             }
             let fps = (Double(denominator) / Double(numerator) * 100).rounded() / 100
             best = max(best ?? 0, fps)
@@ -54,10 +56,10 @@ public enum V4L2Prober {
 
     static func controls(_ device: V4L2Device) throws(DeviceError) -> V4L2Controls {
         V4L2Controls(
-            orientation: try device.controlValue(cv4l2_CID_CAMERA_ORIENTATION, name: "V4L2_CID_CAMERA_ORIENTATION"),
-            sensorRotationCounterClockwise: try device.controlValue(cv4l2_CID_CAMERA_SENSOR_ROTATION, name: "V4L2_CID_CAMERA_SENSOR_ROTATION"),
-            hasHorizontalFlip: try device.hasControl(cv4l2_CID_HFLIP, name: "V4L2_CID_HFLIP"),
-            hasVerticalFlip: try device.hasControl(cv4l2_CID_VFLIP, name: "V4L2_CID_VFLIP"),
-            hasRotate: try device.hasControl(cv4l2_CID_ROTATE, name: "V4L2_CID_ROTATE"))
+            orientation: try device.probeControlValue(cv4l2_CID_CAMERA_ORIENTATION, name: "V4L2_CID_CAMERA_ORIENTATION"),
+            sensorRotationCounterClockwise: try device.probeControlValue(cv4l2_CID_CAMERA_SENSOR_ROTATION, name: "V4L2_CID_CAMERA_SENSOR_ROTATION"),
+            hasHorizontalFlip: try device.probeControl(cv4l2_CID_HFLIP, name: "V4L2_CID_HFLIP"),
+            hasVerticalFlip: try device.probeControl(cv4l2_CID_VFLIP, name: "V4L2_CID_VFLIP"),
+            hasRotate: try device.probeControl(cv4l2_CID_ROTATE, name: "V4L2_CID_ROTATE"))
     }
 }

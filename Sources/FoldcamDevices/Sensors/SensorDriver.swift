@@ -1,0 +1,69 @@
+import FoldcamCore
+import FoldcamIO
+import FoldcamPlatform
+
+/// One way of reading a sensor, as iio-sensor-proxy keeps a table of drivers: each says from
+/// what udev and sysfs show whether it can read a device (`discover`), sets it up (`open`) and
+/// lets go of it (`close`). A new transport is a new driver in `SensorDrivers.table`; the
+/// `SensorSet` that runs them does not change.
+protocol SensorDriver: AnyObject {
+    /// How it reads, for the log line that announces a sensor ("polled from sysfs").
+    var how: String { get }
+    /// Set for drivers whose device delivers samples on a descriptor: the device thread watches
+    /// it and calls `readReady`. Nil for polled drivers, which `poll` reads on every tick.
+    var descriptor: FileDescriptor? { get }
+
+    /// Whether this driver can read `record`, which the classifier made `role`.
+    static func discover(_ record: UdevRecord, role: SensorRole, options: SensorOptions) -> Bool
+    /// Sets the device up; throws when it cannot, and the next driver that discovers it is tried.
+    static func open(_ record: UdevRecord, role: SensorRole, context: SensorContext) throws(DeviceError) -> any SensorDriver
+
+    /// A poll tick (and a sensor's first reading, `first`): the events to post.
+    func poll(atMilliseconds now: Int, first: Bool) throws(DeviceError) -> [InputEvent]
+    /// `descriptor` became readable.
+    func readReady(atMilliseconds now: Int) throws(DeviceError) -> [InputEvent]
+    /// The device is gone or no longer used: what the engine is told (its input falls back).
+    func close() -> [InputEvent]
+}
+
+/// The drivers, most capable first: the first whose `discover` accepts a device and whose
+/// `open` succeeds reads it.
+enum SensorDrivers {
+    static let table: [any SensorDriver.Type] = [IIOBufferedHingeDriver.self, IIOPolledHingeDriver.self, IIOAccelerometerDriver.self]
+}
+
+/// What a sensor is to the rig, from `IIOClassifier`.
+enum SensorRole {
+    case hinge(hinge: Int, matchedBy: String)
+    case accelerometer(sensor: Int, location: String, matrix: MountMatrix, matrixSource: String)
+}
+
+struct SensorOptions {
+    /// False for one-shot reads (`foldcamd --probe`), which must not reconfigure buffers.
+    var useBuffers: Bool
+}
+
+/// What every driver shares: the rig, the switch states (an engaged switch rests its hinge's
+/// polled sensor) and one rate-limited warning channel.
+final class SensorContext {
+    let rig: Rig
+    let log: Log
+    private var limiter = WarningLimiter()
+    var lidClosed = false
+    var tabletModeOn = false
+
+    init(rig: Rig, log: Log) {
+        self.rig = rig
+        self.log = log
+    }
+
+    /// Whether a switch currently decides this hinge's angle (then its polled sensor rests).
+    func switchOverrides(_ hinge: Int) -> Bool {
+        (lidClosed && rig.switches.lid?.hinge == hinge) || (tabletModeOn && rig.switches.tabletMode?.hinge == hinge)
+    }
+
+    /// A warning, at most one per `key` per interval.
+    func warn(_ key: String, _ message: String, _ now: Int) {
+        if let text = limiter.admit(key: key, message, atMilliseconds: now) { log.warning(text) }
+    }
+}

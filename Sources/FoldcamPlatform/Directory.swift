@@ -1,0 +1,16 @@
+import Glibc
+
+/// Directory listings (sysfs scan_elements, for one).
+package enum Directory {
+    /// The names in `path`, "." and ".." left out; empty when it cannot be read.
+    package static func names(in path: String) -> [String] {
+        guard let directory = opendir(path) else { return [] }
+        defer { closedir(directory) }
+        var names: [String] = []
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
+    }
+}
