@@ -177,7 +177,8 @@ final class ControlServer {
     func processLines(_ session: ClientSession, budget: inout Int) {
         var start = session.input.startIndex
         defer { updateInputDeadline(session) }
-        while budget > 0 && !session.isOverReplyBound, let newline = session.input[start...].firstIndex(of: UInt8(ascii: "\n")) {
+        // A reply that could not be sent drops the session: its remaining lines are nobody's.
+        while budget > 0 && !session.isOverReplyBound, !session.connection.descriptor.isClosed, let newline = session.input[start...].firstIndex(of: UInt8(ascii: "\n")) {
             var line = session.input[start..<newline]
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
             start = newline + 1
@@ -227,6 +228,8 @@ final class ControlServer {
     }
 
     func flush(_ session: ClientSession) {
+        // Dropped already (its descriptor is closed, perhaps reused): nothing goes to it.
+        guard !session.connection.descriptor.isClosed else { return }
         switch session.flush(now: clock.now) {
         case .drained:
             if session.closeAfterFlush {
