@@ -14,9 +14,17 @@ import PackageDescription
 //   executables                  -> Daemon / Client / IO (thin)
 //
 // System calls: only FoldcamPlatform imports Glibc and calls the kernel (`Syscall`, `package`
-// visibility). The exceptions are C libraries that make their own system calls, called only
-// from thin owner types: libudev (Devices/Udev), libinput (Devices/Input, loaded with dlopen),
-// libv4l2 (FoldcamV4L2's V4L2Device with `.libv4l2` access, for probing), libpng (Capture).
+// visibility); the modules above reach it through its owner types (FileDescriptor, PollSet,
+// FileContents, V4L2Device, ...). The exceptions, and why:
+// - C libraries that make their own system calls, called only from thin owner types: libudev
+//   (Devices/Udev), libinput (Devices/Input, loaded with dlopen; its open_restricted callback
+//   opens through Syscall), libv4l2 (FoldcamV4L2's V4L2Device with `.libv4l2` access, for
+//   probing), libpng (Capture, in memory only).
+// - The benchmark executables (FoldcamBench, FoldcamSocketBench) import Glibc to measure
+//   processes: clock_gettime, mallinfo2, spawning, signalling and pinning the processes they
+//   time. Their file reads go through Platform.
+// - foldcamd/main.swift (exit(3)) and FoldcamDaemon/DaemonRunner.swift (signal numbers) import
+//   Glibc for constants and process exit, not for system calls.
 let package = Package(
     name: "foldcam",
     products: [
@@ -44,6 +52,7 @@ let package = Package(
             linkerSettings: [.linkedLibrary("m")],
             plugins: ["EmbedRigPresets"]
         ),
+        // Text and SVG presentation of rigs and states (foldcamctl rig render, docs/rigs.md).
         .target(name: "FoldcamRender", dependencies: ["FoldcamCore"]),
         // Frames for the virtual camera: formats, transforms, synthetic sources, the snapshot
         // ring and the switching state machine. Pure Swift, no I/O.
@@ -62,7 +71,7 @@ let package = Package(
         // The V4L2 vocabulary both device modules speak: the one device owner type (kernel calls
         // through Platform, or libv4l2 for probing) and the one pixel-format code (FourCC).
         .target(name: "FoldcamV4L2", dependencies: ["FoldcamPlatform", "CV4L2"]),
-        // The Debian C libraries the device layer uses; shim.h re-exports their macros with prefixes.
+        // libudev: the device inventory and hotplug events of FoldcamDevices.
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         // libinput's header only (libinput-dev): pkg-config would link it, and FoldcamDevices loads it
         // with dlopen when it reads switches, so simulate mode never maps it and its glib stack.
@@ -71,6 +80,7 @@ let package = Package(
         // table of drivers chosen by what udev says). C library calls stay in thin owner types;
         // only descriptors and InputEvents leave it.
         .target(name: "FoldcamDevices", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamV4L2", "CUdev", "CLibInput", "CV4L2"]),
+        // libpng's simplified API, for snapshots (macros re-exported with a prefix).
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         // Video I/O: the v4l2loopback producer (mmap capture, loopback output) and PNG snapshots.
         .target(name: "FoldcamCapture", dependencies: ["FoldcamVideo", "FoldcamPlatform", "FoldcamV4L2", "FoldcamCore", "CPNG", "CV4L2"]),
@@ -80,6 +90,7 @@ let package = Package(
         .target(name: "FoldcamClient", dependencies: ["FoldcamCore", "FoldcamPlatform"]),
         .executableTarget(name: "foldcamd", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamDaemon"]),
         .executableTarget(name: "foldcamctl", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamRender", "FoldcamClient"]),
+        // Benchmarks of the decision core (docs/benchmarks.md).
         .executableTarget(name: "FoldcamBench", dependencies: ["FoldcamCore", "FoldcamIO"]),
         // Socket figures: round trip vs an echo server, fan-out to 1,000 subscribers, idle RSS and
         // wake-ups of a running foldcamd (docs/benchmarks.md). Release build only.

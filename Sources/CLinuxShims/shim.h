@@ -17,9 +17,8 @@
 static const int cfoldcam_M_MMAP_THRESHOLD = M_MMAP_THRESHOLD;
 static const int cfoldcam_M_TRIM_THRESHOLD = M_TRIM_THRESHOLD;
 
-// accept4 and pipe2 are declared only under _GNU_SOURCE; these are glibc's own prototypes.
+// accept4 is declared only under _GNU_SOURCE; this is glibc's own prototype.
 int accept4(int fd, struct sockaddr *address, socklen_t *length, int flags);
-int pipe2(int fds[2], int flags);
 
 // pthread_setname_np is declared only under _GNU_SOURCE; glibc's own prototype.
 #include <pthread.h>

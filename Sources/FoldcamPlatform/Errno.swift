@@ -22,8 +22,6 @@ public struct Errno: Error, Equatable, Hashable, Sendable, CustomStringConvertib
     public static let notTTY = Errno(rawValue: ENOTTY)
     public static let badDescriptor = Errno(rawValue: EBADF)
     public static let badAddress = Errno(rawValue: EFAULT)
-    public static let exists = Errno(rawValue: EEXIST)
-    public static let nameTooLong = Errno(rawValue: ENAMETOOLONG)
     public static let connectionRefused = Errno(rawValue: ECONNREFUSED)
     public static let addressInUse = Errno(rawValue: EADDRINUSE)
     public static let brokenPipe = Errno(rawValue: EPIPE)

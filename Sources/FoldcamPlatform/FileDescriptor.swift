@@ -79,21 +79,6 @@ public final class FileDescriptor: @unchecked Sendable {
         }
     }
 
-    /// One ioctl with `argument` (an imported C struct or integer) passed by pointer.
-    @inline(never)
-    package func control<T>(_ request: UInt, _ name: @autoclosure () -> String, _ argument: inout T) throws(SystemCallError) {
-        let fd = rawValue
-        let subject = subject
-        try withUnsafeMutablePointer(to: &argument) { pointer throws(SystemCallError) in
-            try Syscall.ioctl(fd, request, UnsafeMutableRawPointer(pointer), name: name(), subject: subject)
-        }
-    }
-
-    /// Maps `length` bytes at `offset` (a V4L2 buffer), shared and read-write; `unmap` it.
-    package func mapShared(length: Int, offset: Int, name: @autoclosure () -> String) throws(SystemCallError) -> UnsafeMutableRawPointer {
-        try Syscall.mapShared(rawValue, length: length, offset: offset, name: name(), subject: subject)
-    }
-
     /// Reads one native-endian 8-byte counter (eventfd, timerfd); nil when none is pending.
     public func readCounter() -> UInt64? {
         var value: UInt64 = 0

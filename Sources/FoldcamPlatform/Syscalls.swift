@@ -107,18 +107,6 @@ package enum Syscall {
         try check("socket") { Glibc.socket(domain, type | Int32(SOCK_CLOEXEC.rawValue), 0) }
     }
 
-    package static func socketPair() throws(SystemCallError) -> (Int32, Int32) {
-        var pair: [Int32] = [-1, -1]
-        _ = try check("socketpair") { Glibc.socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair) }
-        return (pair[0], pair[1])
-    }
-
-    package static func pipe() throws(SystemCallError) -> (read: Int32, write: Int32) {
-        var pair: [Int32] = [-1, -1]
-        _ = try check("pipe2") { CLinuxShims.pipe2(&pair, O_CLOEXEC) }
-        return (pair[0], pair[1])
-    }
-
     package static func bind(_ fd: Int32, _ address: UnsafePointer<sockaddr>, _ length: socklen_t) throws(SystemCallError) {
         _ = try check("bind") { Glibc.bind(fd, address, length) }
     }

@@ -121,31 +121,14 @@ enum ProcStatus {
         return nil
     }
 
+    /// A /proc file or a log, "" when it cannot be read.
     static func read(_ path: String) -> String {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return "" }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-        while true {
-            let count = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if count <= 0 { break }
-            bytes.append(contentsOf: chunk[..<count])
-        }
-        return String(decoding: bytes, as: UTF8.self)
+        String(decoding: (try? FileContents.read(path, limit: 16 * 1024 * 1024)) ?? [], as: UTF8.self)
     }
 
     /// The thread ids of a process (/proc/PID/task).
     static func threadIDs(pid: pid_t) -> [pid_t] {
-        var threads: [pid_t] = []
-        if let directory = opendir("/proc/\(pid)/task") {
-            while let entry = readdir(directory) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-                if let thread = pid_t(name) { threads.append(thread) }
-            }
-            closedir(directory)
-        }
-        return threads
+        Directory.names(in: "/proc/\(pid)/task").compactMap { pid_t($0) }
     }
 
     /// Time on a CPU of every thread of the process, in nanoseconds (/proc/PID/task/*/schedstat):

@@ -145,9 +145,7 @@ func runBench(_ options: Options) throws -> Results {
     let socketPath = directory + "/foldcam.sock"
     let config = directory + "/foldcam.json"
     let configText = #"{"rig": "duo", "maxClients": \#(options.subscribers + 16), "logLevel": "warning"}"#
-    let fd = open(config, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-    _ = configText.utf8CString.withUnsafeBytes { write(fd, $0.baseAddress, $0.count - 1) }
-    close(fd)
+    try FileContents.replaceAtomically(Array(configText.utf8), directory: directory, name: "foldcam.json")
     let daemon = try Child(executable: daemonPath, arguments: ["--simulate", "--quiet", "--socket", socketPath, "--config", config], stderrPath: directory + "/daemon.log")
     defer { daemon.stop() }
     let echoPath = directory + "/echo.sock"

@@ -12,13 +12,26 @@ import Testing
         return String(cString: made)
     }
 
+    /// A pipe's two ends (made here with libc: the product never needs one).
+    static func pipe() throws -> (read: Int32, write: Int32) {
+        var ends: [Int32] = [-1, -1]
+        guard Glibc.pipe(&ends) == 0 else { throw SystemCallError("pipe", Errno(rawValue: errno)) }
+        return (ends[0], ends[1])
+    }
+
+    static func socketPair() throws -> (Int32, Int32) {
+        var ends: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &ends) == 0 else { throw SystemCallError("socketpair", Errno(rawValue: errno)) }
+        return (ends[0], ends[1])
+    }
+
     static func remove(_ directory: String) {
         for name in Directory.names(in: directory) { unlink(directory + "/" + name) }
         rmdir(directory)
     }
 
     @Test func bytesCrossAPipe() throws {
-        let (readEnd, writeEnd) = try Syscall.pipe()
+        let (readEnd, writeEnd) = try Self.pipe()
         let reader = FileDescriptor(owning: readEnd)
         let writer = FileDescriptor(owning: writeEnd)
         try Array("hinge".utf8).withUnsafeBytes { try writer.writeAll($0) }
@@ -28,7 +41,7 @@ import Testing
     }
 
     @Test func anEmptyNonBlockingPipeSaysWouldBlockAndAClosedOneSaysEnd() throws {
-        let (readEnd, writeEnd) = try Syscall.pipe()
+        let (readEnd, writeEnd) = try Self.pipe()
         let reader = FileDescriptor(owning: readEnd)
         try reader.setNonBlocking()
         var buffer = [UInt8](repeating: 0, count: 4)
@@ -40,7 +53,7 @@ import Testing
     }
 
     @Test func pollSeesInputThenAHangUp() throws {
-        let (readEnd, writeEnd) = try Syscall.pipe()
+        let (readEnd, writeEnd) = try Self.pipe()
         let reader = FileDescriptor(owning: readEnd)
         let writer = FileDescriptor(owning: writeEnd)
         var set = PollSet()
@@ -59,7 +72,7 @@ import Testing
     }
 
     @Test func aSocketPairCarriesBothWaysAndADeadPeerIsABrokenPipe() throws {
-        let (a, b) = try Syscall.socketPair()
+        let (a, b) = try Self.socketPair()
         let left = FileDescriptor(owning: a)
         let right = FileDescriptor(owning: b)
         #expect(try Array("ping".utf8).withUnsafeBytes { try Syscall.send(left.rawValue, from: $0) } == 4)
@@ -74,7 +87,7 @@ import Testing
     }
 
     @Test func aDuplicateOutlivesTheOriginal() throws {
-        let (readEnd, writeEnd) = try Syscall.pipe()
+        let (readEnd, writeEnd) = try Self.pipe()
         let reader = FileDescriptor(owning: readEnd)
         let copy = FileDescriptor(owning: try Syscall.duplicate(writeEnd, name: "dup"))
         Syscall.close(writeEnd)
