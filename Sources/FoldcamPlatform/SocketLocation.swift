@@ -94,9 +94,14 @@ public enum GroupLookup {
     public static var currentUserID: UInt32 { getuid() }
 
     /// The uid of a user by name (the clients' check of the system daemon's user).
+    /// getpwnam_r: clients look this up from any thread (getpwnam's static buffer is shared).
     public static func userID(named name: String) -> UInt32? {
-        guard let entry = getpwnam(name) else { return nil }
-        return entry.pointee.pw_uid
+        var entry = passwd()
+        var found: UnsafeMutablePointer<passwd>?
+        var buffer = [CChar](repeating: 0, count: 16 * 1024)
+        let status = getpwnam_r(name, &entry, &buffer, buffer.count, &found)
+        guard status == 0, found != nil else { return nil }
+        return entry.pw_uid
     }
 
     /// The group owning `path` (the daemon's own configured device node, never a client's).
