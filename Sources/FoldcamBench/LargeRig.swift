@@ -6,7 +6,7 @@ import FoldcamCore
 /// like a user's rig file (`foldcam-bench --print-large-rig > large.json` writes it out).
 ///
 /// Geometry: panel k+1 hangs off panel k's right edge on hinge `hk`. Every axis is (0, −1, 0):
-/// DESIGN.md ties the axis sign to the edge (closing swings the child over the parent's A face),
+/// docs/model.md ties the axis sign to the edge (closing swings the child over the parent's A face),
 /// so a zigzag (accordion) fold is expressed with the hinge *ranges* instead of the axis signs:
 /// odd hinges (h1, h3, h5, h7) are valley folds, 0–180° (A faces meet when closed); even hinges
 /// (h2, h4, h6) are mountain folds, 180–360° (B faces meet when folded back). Flat is 180°

@@ -1,5 +1,5 @@
-/// A camera as clients see it: a sendable value standing in for the device (the seed's
-/// AVCaptureDeviceDescriptor). Devices never cross boundaries; descriptors do.
+/// A camera as clients see it: a sendable value standing in for the device (docs/protocol.md,
+/// "A camera descriptor"). Devices never cross boundaries; descriptors do.
 public struct CameraDescriptor: Sendable, Equatable {
     /// Stable across reboots and replugging (udev ID_PATH / ID_SERIAL; never /dev/videoN).
     public var uniqueID: String

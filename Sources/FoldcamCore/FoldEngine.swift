@@ -265,7 +265,7 @@ public struct FoldEngine: Sendable {
 
     /// World up (against gravity) brought to the top. Without gravity, or with gravity along
     /// the optical axis, it keeps its last value; the first value is the viewed display's
-    /// preview rotation (DESIGN.md §2).
+    /// preview rotation (docs/model.md, "Rotation").
     private mutating func decideCaptureRotation(_ camera: Int, basis: ImageRotation.CameraBasis, gravity: Vector3?, viewed: Int) -> Int {
         if let gravity, let rotation = ImageRotation.rotation(bringing: -gravity, toTopOf: basis, minimumProjection: rig.tunables.rotationMinimumProjection) {
             captureRotations[camera] = rotation

@@ -1,4 +1,4 @@
-/// Whether a capture can start now (the seeds' readiness coordinator, for Linux), so a kiosk
+/// Whether a capture can start now (docs/virtual-camera.md, "Readiness"), so a kiosk
 /// can disable its shutter button while the camera changes.
 public enum Readiness: Sendable, Equatable {
     public enum Reason: String, Sendable {

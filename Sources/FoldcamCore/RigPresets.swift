@@ -1,4 +1,4 @@
-/// The reference rigs built into foldcam (DESIGN.md §3). Their JSON files live in
+/// The reference rigs built into foldcam (docs/rigs.md). Their JSON files live in
 /// `Sources/FoldcamCore/Presets/` and are embedded at build time; users copy them as a start.
 public enum RigPresets {
     /// Preset ids in a stable order.

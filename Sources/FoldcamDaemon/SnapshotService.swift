@@ -37,7 +37,7 @@ final class SnapshotService {
         var result: Result<JSONValue, WireProtocol.Failure>
     }
 
-    /// How far back a snapshot may ask (DESIGN: a ring of 0.5 s).
+    /// How far back a snapshot may ask: frames are kept for 0.5 s (docs/protocol.md, `snapshot`).
     static let span: UInt64 = 500_000_000
 
     /// Snapshots one client may have in progress, and all clients together; beyond them a

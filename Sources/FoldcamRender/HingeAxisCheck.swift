@@ -2,7 +2,7 @@ import FoldcamCore
 
 /// Catches the rig-description mistakes the picture exists to reveal, in words as well: a hinge
 /// axis that does not run along its edge, or one signed so that closing swings the child over
-/// the parent's B face (DESIGN.md §2 wants the A face).
+/// the parent's B face (docs/model.md, "Choosing the axis sign", wants the A face).
 enum HingeAxisCheck {
     static func notes(for rig: Rig) -> [String] {
         rig.hinges.compactMap { hinge in

@@ -1,7 +1,8 @@
 import FoldcamCore
 import Testing
 
-/// Every statement about the reference rigs in DESIGN.md §3, and the seed's three situations.
+/// What docs/rigs.md and docs/model.md say about the built-in rigs (ids, postures, direction
+/// lists, the virtual camera's source and format), with the duo open, half open and closed.
 @Suite struct ReferenceRigTests {
     @Test func allFivePresetsLoadWithTheirIDs() throws {
         #expect(RigPresets.ids.sorted() == ["convertible", "dual-screen", "duo", "kiosk", "trifold"])
@@ -139,7 +140,7 @@ import Testing
         #expect(dual.backward("bottom") == ["user"])
     }
 
-    // MARK: The seed's three situations
+    // MARK: Three situations of a book foldable: direction and mirroring follow the viewer
 
     @Test func viewingInnerWhileStreamingOuterFrontFacesAway() throws {
         var duo = try Harness("duo")

@@ -2,7 +2,7 @@ import FoldcamCore
 import Foundation
 import Testing
 
-/// previewRotation and captureRotation (DESIGN.md §2 "Rotation").
+/// previewRotation and captureRotation (docs/model.md, "Rotation").
 @Suite struct RotationTests {
     /// A one-panel rig with one display and one camera mounted with `sensorRotation`.
     func singlePanelRig(sensorRotation: Int) throws -> Rig {

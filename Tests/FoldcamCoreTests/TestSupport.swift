@@ -11,7 +11,7 @@ struct TestFailure: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
-/// An engine plus id-based helpers, so tests read like the design brief.
+/// An engine plus id-based helpers, so tests read like docs/model.md and docs/rigs.md.
 struct Harness {
     var engine: FoldEngine
     var rig: Rig { engine.rig }

@@ -3,7 +3,8 @@ import Synchronization
 
 /// A child process started with posix_spawn: stdin from /dev/null, stdout and stderr to files,
 /// default signal dispositions and an empty signal mask whatever the test runner's are, and an
-/// environment without systemd's variables or a socket override (unless given in `extra`).
+/// environment without systemd's variables, a socket override or deterministic hashing (unless
+/// given in `extra`).
 /// Killed with SIGKILL on deinit if still running.
 public final class ChildProcess: Sendable {
     public let pid: pid_t
@@ -38,8 +39,9 @@ public final class ChildProcess: Sendable {
         var index = 0
         while let entry = environ[index] {
             let text = String(cString: entry)
-            // The child must not believe systemd started it.
-            if !["NOTIFY_SOCKET=", "LISTEN_", "WATCHDOG_", "FOLDCAM_SOCKET="].contains(where: text.hasPrefix) {
+            // The child must not believe systemd started it, and hashes with a seed of its own
+            // as in production (CrossProcessDeterminismTests relies on it).
+            if !["NOTIFY_SOCKET=", "LISTEN_", "WATCHDOG_", "FOLDCAM_SOCKET=", "SWIFT_DETERMINISTIC_HASHING="].contains(where: text.hasPrefix) {
                 environment.append(strdup(entry))
             }
             index += 1

@@ -192,7 +192,13 @@ try:
     state = daemon.eventually("state", lambda s: abs(hinge_of(s)[0] - 170) < 0.01)
     check("hinge follows the sensor (polled sysfs)", abs(hinge_of(state)[0] - 170) < 0.01 and state["posture"] == "open", hinge_of(state))
     live.set_attribute(hinge, "in_angl0_raw", 400)
-    live.turn(0.3)
+    # Wait for the daemon to have read the sensors after that write: each poll reads every hinge
+    # sensor, then every accelerometer. Two base readings in turn, each waited for in the state's
+    # gravity, mean a whole poll ran after the write (the first may have begun before it).
+    for z in (-1020, -1000):
+        live.set_attribute(base, "in_accel_z_raw", z)
+        polled = daemon.eventually("state", lambda s: abs((s.get("gravity") or [0, 0, 0])[2] - z * G) < 0.01)
+        check("gravity follows the base accelerometer (z %d)" % z, abs((polled.get("gravity") or [0, 0, 0])[2] - z * G) < 0.01, polled.get("gravity"))
     state = daemon.request("state")
     check("out-of-range reading dropped, with a warning", abs(hinge_of(state)[0] - 170) < 0.01, hinge_of(state))
 

@@ -125,8 +125,9 @@ bench_size() {
     rm -f "$events"
     mark "$events" start red
     start_ffmpeg "$inner"
-    sleep 2
-    if ! reader_start "$reader"; then
+    # The loopback offers capture once ffmpeg writes: until then the reader cannot start (it
+    # exits at once), so it is started again until it reads a frame.
+    if ! wait_until 30 reader_start "$reader"; then
         problems+=("$size: no frames from ffmpeg ($(tail -n 3 "$VCAM_DIR/ffmpeg.log" | tr '\n' ' '))")
         kill "$ffmpeg_pid" 2> /dev/null
         wait "$ffmpeg_pid" 2> /dev/null

@@ -22,19 +22,25 @@ fi
 
 events=$work/events.jsonl
 rm -f "$events" "$events.subscribed"
-python3 "$E2E_SOCKET_TOOL" watch "$events" posture directions 2> "$work/watch.err" &
+# Every topic, so that `caught-up` can tell when it has all the events (the check reads the
+# posture and directions events).
+python3 "$E2E_SOCKET_TOOL" watch "$events" 2> "$work/watch.err" &
 watcher=$!
-for _ in $(seq 100); do [ -s "$events.subscribed" ] && break; sleep 0.05; done
-[ -s "$events.subscribed" ] || echo "the subscriber did not get its subscribe reply" >&2
+wait_until 20 test -s "$events.subscribed" || echo "the subscriber got no subscribe reply within 20 s" >&2
 
 export FOLLOW_FINAL=$work/final.json
 follow_steps foldcamd-fold-hinge "$work/duo-e2e.json" \
     hinge=180 hinge=120 hinge=80 hinge=40 hinge=10 hinge=40 hinge=80 hinge=120 hinge=180
 if ((${#problems[@]})); then fail foldcamd-fold-hinge "$(IFS=';'; echo "${problems[*]}")"; else pass foldcamd-fold-hinge; fi
 
-sleep 0.5  # the last events reach the subscriber
-mapfile -t problems < <(python3 "$E2E_SOCKET_TOOL" events "$events" "$FOLLOW_FINAL" || echo "problem: checking the events failed") 
-mapfile -t problems < <(printf '%s\n' "${problems[@]}" | sed -n 's/^problem: //p')
+# The subscriber has every event once it holds the daemon's latest seq.
+problems=()
+if python3 "$E2E_SOCKET_TOOL" caught-up "$events" 30 2> "$work/caught-up.err"; then
+    mapfile -t problems < <(python3 "$E2E_SOCKET_TOOL" events "$events" "$FOLLOW_FINAL" || echo "problem: checking the events failed")
+    mapfile -t problems < <(printf '%s\n' "${problems[@]}" | sed -n 's/^problem: //p')
+else
+    problems+=("$(tail -n 1 "$work/caught-up.err")")
+fi
 if ! kill -0 "$watcher" 2> /dev/null; then
     problems+=("the subscriber's connection ended: $(tail -n 1 "$work/watch.err")")
 fi

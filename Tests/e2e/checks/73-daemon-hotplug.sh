@@ -43,16 +43,19 @@ if ! daemon_start "$config"; then
 fi
 all_available="all(s['cameras'][c]['available'] for c in ('inner-front', 'outer-front', 'back'))"
 all_unplugged="all(s['cameras'][c].get('reason') == 'unplugged' and not s['cameras'][c]['available'] for c in ('inner-front', 'outer-front', 'back'))"
-python3 "$E2E_SOCKET_TOOL" wait-state 20 "$all_available" > "$work/before.state" 2> "$work/before.err" \
+ready="s['readiness']['state'] == 'ready'"
+python3 "$E2E_SOCKET_TOOL" wait-state 30 "$all_available and $ready" > "$work/before.state" 2> "$work/before.err" \
     || echo "before unbinding: $(cat "$work/before.err")" >&2
 sock directions > "$work/before.directions"
 sock devices > "$work/before.devices"
 
 events=$work/events.jsonl
 rm -f "$events" "$events.subscribed"
-python3 "$E2E_SOCKET_TOOL" watch "$events" devices readiness 2> "$work/watch.err" &
+# Every topic, so that `caught-up` can tell when it has all the events (the check reads the
+# devices and readiness events).
+python3 "$E2E_SOCKET_TOOL" watch "$events" 2> "$work/watch.err" &
 watcher=$!
-for _ in $(seq 100); do [ -s "$events.subscribed" ] && break; sleep 0.05; done
+wait_until 20 test -s "$events.subscribed" || echo "the subscriber got no subscribe reply within 20 s" >&2
 
 # --- unplug ---
 unbind_started=$EPOCHREALTIME
@@ -90,7 +93,12 @@ else
     info foldcamd-replug "all three available again $(awk -v a="$bind_started" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.2f", b - a }') s after the bind"
     sock directions > "$work/after.directions"
     sock devices > "$work/after.devices"
-    sleep 0.5  # the last events reach the subscriber
+    # The virtual camera's readiness comes back once a frame of the camera is out.
+    python3 "$E2E_SOCKET_TOOL" wait-state 30 "$ready" > /dev/null 2> "$work/ready.err" \
+        || problems+=("after binding $device again: $(tail -n 1 "$work/ready.err")")
+    # The subscriber has every event once it holds the daemon's latest seq.
+    python3 "$E2E_SOCKET_TOOL" caught-up "$events" 30 2> "$work/caught-up.err" \
+        || problems+=("$(tail -n 1 "$work/caught-up.err")")
     mapfile -t found < <(python3 - "$work" "$events" <<'EOF'
 import json, os, sys
 work, events = sys.argv[1], sys.argv[2]

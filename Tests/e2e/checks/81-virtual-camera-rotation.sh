@@ -20,6 +20,7 @@ restore() {
 }
 trap restore EXIT
 flips() { v4l2-ctl -d "$node" -C horizontal_flip -C vertical_flip | awk '{ printf "%s%s", sep, $2; sep = "," }'; }
+flips_are() { [ "$(flips)" = "$1" ]; }
 
 # rotation_case NAME HOW: HOW is "sensor" or "software".
 rotation_case() {
@@ -40,19 +41,18 @@ rotation_case() {
         return
     fi
     ctl pin outer > /dev/null
-    source=
-    for _ in $(seq 100); do
-        source=$(ctl --json status | sed -n 's/.*"virtualCamera":{"source":"\([a-z-]*\)".*/\1/p')
-        [ "$source" = outer-front ] && [ "$(vcam_readiness)" = ready ] && break
-        sleep 0.2
-    done
+    # The event: the daemon hands outer-front's stream to the producer (it logs it).
+    wait_until 30 vcam_logged 'virtual camera now shows outer-front' \
+        || echo "$how: foldcamd did not log 'virtual camera now shows outer-front' within 30 s" >&2
+    source=$(ctl --json status | sed -n 's/.*"virtualCamera":{"source":"\([a-z-]*\)".*/\1/p')
     rotation=$(ctl --json status | sed -n 's/.*"outer-front":{[^}]*"captureRotation":\([0-9]*\).*/\1/p')
     echo "$how: source $source, outer-front captureRotation '$rotation'" >&2
-    sleep 1
-    flipped=$(flips)
-    turned=$VCAM_DIR/loopback-turned-$how.raw
     local want_flips=1,1
     [ "$how" = sensor ] || want_flips=0,0
+    # The sensor's flips are set before its stream feeds; with them hidden, nothing sets them.
+    wait_until 10 flips_are "$want_flips"
+    flipped=$(flips)
+    turned=$VCAM_DIR/loopback-turned-$how.raw
     if [ "$source" != outer-front ]; then
         fail "$name" "after pin outer the virtual camera's source is '$source', not outer-front"
     elif [ "$flipped" != "$want_flips" ]; then

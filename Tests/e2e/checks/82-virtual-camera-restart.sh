@@ -17,20 +17,23 @@ vcam_begin "$name" restart || exit 0
 ctl --json watch readiness > "$VCAM_DIR/watch.out" 2> "$VCAM_DIR/watch.err" &
 watcher=$!
 problems=()
-wait_colour "$reader" red 10 || problems+=("at start the reader shows '$(last_colours "$reader" 5)', not red")
+wait_colour "$reader" red 30 || problems+=("at start the reader shows '$(last_colours "$reader" 5)', not red")
 # Pinned to outer (green) before the kill: the restarted daemon starts unpinned (red), so its
 # first frame shows.
 mark "$events" pin-outer green
 ctl pin outer > /dev/null
-wait_colour "$reader" green 15 || problems+=("after pin outer the reader shows '$(last_colours "$reader" 5)', not green")
-sleep 1
+wait_colour "$reader" green 30 || problems+=("after pin outer the reader shows '$(last_colours "$reader" 5)', not green")
+vcam_settle "after pin outer"
 mark "$events" sigkill green
 kill -9 "$VCAM_PID"
 wait "$VCAM_PID" 2> /dev/null
 VCAM_PID=
 killed=$EPOCHREALTIME
-sleep 3
+# With no daemon, v4l2loopback's sustain_framerate keeps the reader's frames coming: 50 of them
+# (two seconds' worth) before the daemon starts again.
+frames_after "$reader" 50 30 || problems+=("with no daemon the reader got fewer than 50 frames in 30 s")
 during=$(awk -v t="$killed" '$1 == "frame" && $3 > t { n++ } END { print n + 0 }' "$reader")
+outage=$(awk -v a="$killed" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }')
 mark "$events" restart red
 restarted=$EPOCHREALTIME
 if ! vcam_start; then
@@ -38,12 +41,13 @@ if ! vcam_start; then
     cat "$VCAM_LOG" >&2
 fi
 ready_after=$(awk -v a="$restarted" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.0f", (b - a) * 1000 }')
-wait_colour "$reader" red 20 || problems+=("after the restart the reader shows '$(last_colours "$reader" 5)', not red")
+wait_colour "$reader" red 30 || problems+=("after the restart the reader shows '$(last_colours "$reader" 5)', not red")
 vcam_wait_readiness ready 10 || problems+=("after the restart readiness is '$(vcam_readiness)'")
-sleep 2
+vcam_settle "after the restart"
 reader_stop
+wait_until 30 grep -q reconnected "$VCAM_DIR/watch.err" \
+    || problems+=("foldcamctl watch did not report reconnecting within 30 s ($(tr '\n' ' ' < "$VCAM_DIR/watch.err"))")
 kill -0 "$watcher" 2> /dev/null || problems+=("foldcamctl watch exited when the daemon died")
-grep -q reconnected "$VCAM_DIR/watch.err" || problems+=("foldcamctl watch did not report reconnecting ($(tr '\n' ' ' < "$VCAM_DIR/watch.err"))")
 vcam_analyse
-echo "INFO $name: while no daemon ran (3 s) the reader got $during frames (v4l2loopback sustain_framerate); foldcamd answered ${ready_after} ms after its restart"
+echo "INFO $name: while no daemon ran (${outage} s) the reader got $during frames (v4l2loopback sustain_framerate); foldcamd answered ${ready_after} ms after its restart"
 vcam_report "$name"

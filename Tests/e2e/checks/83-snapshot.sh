@@ -15,11 +15,18 @@ if ! vcam_start || ! vcam_wait_readiness ready 30; then
     exit 0
 fi
 problems=()
-# shot FILE COLOUR SOURCE: a snapshot of the colour, from the source camera.
+# from_source FILE SOURCE: takes a snapshot into FILE; true when the daemon says it came from
+# SOURCE (the snapshot fails with `unavailable` until the virtual camera has shown a frame, and
+# names the previous source until the new one's first frame is out). The reply is in $reply.
+from_source() {
+    reply=$(ctl snapshot "$1" 2>&1) && [[ $reply == *" from $2,"* ]]
+}
+# shot FILE COLOUR SOURCE: once a snapshot comes from the source camera (waited for, 30 s), it
+# must be 640x480 of the colour.
 shot() {
     local out reply
-    if ! reply=$(ctl snapshot "$1" 2>&1); then
-        problems+=("foldcamctl snapshot failed: $reply")
+    if ! wait_until 30 from_source "$1" "$3"; then
+        problems+=("no snapshot from $3 within 30 s (last reply: $reply)")
         return
     fi
     echo "$reply" >&2
@@ -28,7 +35,6 @@ shot() {
     read -r width height colour _ <<< "$out"
     [ "$width $height $colour" = "640 480 $2" ] || problems+=("snapshot from $3: '$out', expected 640 480 $2")
 }
-sleep 1
 shot "$VCAM_DIR/inner.png" red inner-front
 loopback_group=$(stat -c %G "$E2E_LOOPBACK")
 loopback_gid=$(stat -c %g "$E2E_LOOPBACK")
@@ -46,11 +52,5 @@ elif [ "$("$E2E_HERE/tools/png-colour" "$VCAM_DIR/nobody/shot.png" | cut -d' ' -
     problems+=("uid 65534 in group $loopback_group got no red frame: $reply")
 fi
 ctl pin outer > /dev/null
-for _ in $(seq 100); do
-    [ "$(ctl --json status | sed -n 's/.*"virtualCamera":{"source":"\([a-z-]*\)".*/\1/p')" = outer-front ] \
-        && [ "$(vcam_readiness)" = ready ] && break
-    sleep 0.2
-done
-sleep 1
 shot "$VCAM_DIR/outer.png" green outer-front
 vcam_report "$name"

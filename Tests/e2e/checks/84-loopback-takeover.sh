@@ -32,7 +32,7 @@ wait "$producer"
 producer=
 echo "INFO $name: after loop-producer exited, $E2E_LOOPBACK offers: $(v4l2-ctl -d "$E2E_LOOPBACK" -D | grep -A3 'Device Caps' | grep -v 'Device Caps' | tr -s '\t\n' '  ')"
 vcam_begin "$name" takeover || exit 0
-wait_colour "$reader" red 15 || problems+=("after taking over from loop-producer the reader shows '$(last_colours "$reader" 5)', not red")
+wait_colour "$reader" red 30 || problems+=("after taking over from loop-producer the reader shows '$(last_colours "$reader" 5)', not red")
 geometry=$(awk '$1 == "format" { print $2 "x" $3 " " $4; exit }' "$reader")
 [ "$geometry" = "640x480 YUYV" ] || problems+=("the reader got format '$geometry', not the daemon's 640x480 YUYV")
 grep -q 'virtual camera: feeding' "$VCAM_LOG" || problems+=("the daemon did not say which loopback it feeds")
@@ -40,7 +40,7 @@ grep -q 'virtual camera: feeding' "$VCAM_LOG" || problems+=("the daemon did not 
 # 2. Killed and started again while the reader reads: found by label again.
 mark "$events" pin-outer green
 ctl pin outer > /dev/null
-wait_colour "$reader" green 15 || problems+=("after pin outer the reader shows '$(last_colours "$reader" 5)', not green")
+wait_colour "$reader" green 30 || problems+=("after pin outer the reader shows '$(last_colours "$reader" 5)', not green")
 kill -9 "$VCAM_PID"
 wait "$VCAM_PID" 2> /dev/null
 VCAM_PID=
@@ -48,7 +48,7 @@ mark "$events" restart red
 if ! vcam_start || ! vcam_wait_readiness ready 30; then
     problems+=("foldcamd did not become ready again after SIGKILL (readiness '$(vcam_readiness)')")
 fi
-wait_colour "$reader" red 20 || problems+=("after the restart by label the reader shows '$(last_colours "$reader" 5)', not red")
+wait_colour "$reader" red 30 || problems+=("after the restart by label the reader shows '$(last_colours "$reader" 5)', not red")
 
 # 3. Another format while the reader holds the kept one: a named error, and the socket serves.
 vcam_stop

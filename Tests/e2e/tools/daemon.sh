@@ -70,7 +70,7 @@ daemon_start() {
     rm -f "$ready" "$ready.bound" "$FOLDCAM_SOCKET"
     python3 "$E2E_SOCKET_TOOL" notify-listen "$notify" "$ready" &
     listener=$!
-    for _ in $(seq 100); do [ -e "$ready.bound" ] && break; sleep 0.05; done
+    wait_until 20 test -e "$ready.bound" || echo "the notify listener did not bind $notify within 20 s" >&2
     started=$EPOCHREALTIME
     NOTIFY_SOCKET=$notify "$FOLDCAM_BIN/foldcamd" --config "$config" --socket "$FOLDCAM_SOCKET" --quiet \
         > "$DAEMON_LOG" 2>&1 &
@@ -82,7 +82,9 @@ daemon_start() {
     fi
     DAEMON_HELLO=${hello#* }
     DAEMON_HELLO_S=$(awk -v a="$started" -v b="${hello%% *}" 'BEGIN { printf "%.2f", b - a }')
-    for _ in $(seq 50); do [ -s "$ready" ] && break; sleep 0.02; done
+    # READY=1 goes out as the daemon starts serving; the listener may write it down a little
+    # after the hello reply on a loaded guest.
+    wait_until 20 test -s "$ready"
     if [ -s "$ready" ]; then
         DAEMON_READY_S=$(awk -v a="$started" -v b="$(cat "$ready")" 'BEGIN { printf "%.2f", b - a }')
     fi

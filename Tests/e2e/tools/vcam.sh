@@ -44,6 +44,10 @@ EOF
     return 1
 }
 
+# vcam_logged PATTERN: the running daemon's log (since its "--- foldcamd started" line in
+# $VCAM_LOG) has a line matching the extended regular expression PATTERN.
+vcam_logged() { tac "$VCAM_LOG" | sed '/^--- foldcamd started at/q' | grep -Eq "$1"; }
+
 # vcam_stop: SIGTERM and wait (SIGKILL after 10 s).
 vcam_stop() {
     [ -n "$VCAM_PID" ] || return 0
@@ -112,6 +116,16 @@ wait_colour() {
     return 1
 }
 
+# frames_after LOG N SECONDS: waits (at most SECONDS) until the reader has logged N more frames
+# than it had at the call. How a check lets a camera run, e.g. to give vcam-analyse frames to
+# check after a switch settled: by a count of frames, not by a time a loaded guest may not keep.
+frames_after() {
+    local want
+    want=$(($(grep -c '^frame ' "$1") + $2))
+    wait_until "$3" frames_at_least "$1" "$want"
+}
+frames_at_least() { (($(grep -c '^frame ' "$1") >= $2)); }
+
 # writes_over ANALYSIS MS: for each switch in a vcam-analyse report (every command but the first,
 # "start"), a line "LABEL: ..." when the producer's writes around it were more than MS apart (or
 # the reader's log has no buffer timestamps to tell).
@@ -125,22 +139,28 @@ writes_over() {
             printf "%s: the producer wrote no frame for %s ms around the switch (bound %s ms)\n", $1, apart, bound }'
 }
 
-# vcam_step LABEL COLOUR COMMAND...: records the command in $events, runs it, waits (15 s) until
-# the reader shows COLOUR (else adds to $problems), then lets the camera run for 1 s.
+# vcam_settle LABEL: lets the camera run for 25 more frames (one second at 25 fps; at most 30 s),
+# else adds to $problems.
+vcam_settle() {
+    frames_after "$reader" 25 30 || problems+=("$1: the reader got fewer than 25 frames in 30 s")
+}
+
+# vcam_step LABEL COLOUR COMMAND...: records the command in $events, runs it, waits (30 s) until
+# the reader shows COLOUR (else adds to $problems), then lets the camera run (vcam_settle).
 vcam_step() {
     local label=$1 colour=$2
     shift 2
     mark "$events" "$label" "$colour"
     "$@"
-    wait_colour "$reader" "$colour" 15 || problems+=("after $label the reader shows '$(last_colours "$reader" 5)', not $colour")
-    sleep 1
+    wait_colour "$reader" "$colour" 30 || problems+=("after $label the reader shows '$(last_colours "$reader" 5)', not $colour")
+    vcam_settle "after $label"
 }
 
 # vcam_fold_twice: once the reader shows inner-front (red), folds the hinge 180 -> 0 -> 180 -> 0 ->
 # 180 (inner-front <-> outer-front), one vcam_step each.
 vcam_fold_twice() {
-    wait_colour "$reader" red 10 || problems+=("at start the reader shows '$(last_colours "$reader" 5)', not red (inner-front)")
-    sleep 1
+    wait_colour "$reader" red 30 || problems+=("at start the reader shows '$(last_colours "$reader" 5)', not red (inner-front)")
+    vcam_settle "at start"
     vcam_step fold-0 green set_angle 0
     vcam_step fold-180 red set_angle 180
     vcam_step fold-0-again green set_angle 0
