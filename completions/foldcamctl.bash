@@ -44,7 +44,7 @@ _foldcamctl() {
         if [[ $cur == -* ]]; then
             COMPREPLY=($(compgen -W '--socket --json --help --version' -- "$cur"))
         else
-            COMPREPLY=($(compgen -W 'status devices directions watch pin unpin rotation snapshot sim rig' -- "$cur"))
+            COMPREPLY=($(compgen -W 'status devices directions watch metrics pin unpin rotation snapshot sim rig' -- "$cur"))
         fi
         return
     fi

@@ -46,7 +46,6 @@ function __foldcamctl_at --description 'the words after options are exactly the 
     test "$args" = "$argv"
 end
 
-set -l commands status devices directions watch pin unpin rotation snapshot sim rig
 complete -c foldcamctl -f
 complete -c foldcamctl -n "__fish_use_subcommand" -l socket -r -F -d "the daemon's socket"
 complete -c foldcamctl -n "__fish_use_subcommand" -l json -d 'print JSON instead of tables'
@@ -56,6 +55,7 @@ complete -c foldcamctl -n "__foldcamctl_at" -a status -d 'rig, posture, hinges, 
 complete -c foldcamctl -n "__foldcamctl_at" -a devices -d 'the cameras the daemon knows'
 complete -c foldcamctl -n "__foldcamctl_at" -a directions -d "which cameras face each display's viewer"
 complete -c foldcamctl -n "__foldcamctl_at" -a watch -d 'one line per change, live'
+complete -c foldcamctl -n "__foldcamctl_at" -a metrics -d "the daemon's metrics (Prometheus text)"
 complete -c foldcamctl -n "__foldcamctl_at" -a pin -d 'pin the viewed display'
 complete -c foldcamctl -n "__foldcamctl_at" -a unpin -d 'undo pin'
 complete -c foldcamctl -n "__foldcamctl_at" -a rotation -d "a display's UI rotation"
