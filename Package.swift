@@ -38,6 +38,8 @@ let package = Package(
     targets: [
         // Build tool: turns the preset rig JSON files into Swift string literals, so the JSON
         // files stay the single source (users copy them) and the core still needs no file I/O.
+        // It also embeds VERSION (the one place the version is written) and scripts/package's
+        // REVISION as FoldcamCore's BuildInfo (`--version` of both binaries, `hello`'s "daemon").
         .executableTarget(name: "EmbedRigPresetsTool", path: "Sources/EmbedRigPresetsTool"),
         .plugin(
             name: "EmbedRigPresets",

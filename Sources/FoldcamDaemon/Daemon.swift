@@ -29,7 +29,7 @@ final class Daemon {
     var onManualHinge: (() -> Void)?
     var sweepControl: ((Bool) -> Bool)?
 
-    static let version = "0.1.0"
+    static let version = BuildInfo.version
 
     init(mode: Mode, rig: Rig, metrics: DaemonMetrics, log: Log) {
         self.mode = mode

@@ -40,6 +40,7 @@ enum ControlTool {
                           when it exists, else $XDG_RUNTIME_DIR/foldcam.sock)
           --json          print the daemon's JSON (one line) instead of tables; watch prints
                           the raw event lines
+          --version       print foldcamctl's version and git revision
         presets: \(RigPresets.ids.joined(separator: ", "))
         exit codes: 0 success; 1 daemon not running or unreachable (or output not writable);
                     2 bad usage or bad input; 3 the daemon refused or failed the call

@@ -12,7 +12,7 @@ let usage = """
            foldcamd --simulate [--rig ID|FILE] [--sweep] [--cycles N] [--step-ms N] [--socket PATH] [--quiet]
            foldcamd scenario --rig ID|FILE --script FILE|-
            foldcamd --check-config [--config FILE | --rig ID|FILE]
-           foldcamd --list-rigs | --help
+           foldcamd --list-rigs | --version | --help
 
       --simulate      serve a simulated rig (default: duo) on the socket; sensors and plug
                       state are moved with simulate.* requests (foldcamctl sim ...)
@@ -45,6 +45,9 @@ var arguments = CommandLineArguments(Array(CommandLine.arguments.dropFirst()))
 do {
     if arguments.takeFlag("--help") || arguments.takeFlag("-h") {
         print(usage)
+    } else if arguments.takeFlag("--version") {
+        try arguments.finish()
+        print("foldcamd \(BuildInfo.version) (revision \(BuildInfo.revision))")
     } else if arguments.takeFlag("--list-rigs") {
         for id in RigPresets.ids { print(id) }
     } else if arguments.takeSubcommand("scenario") {
