@@ -1,5 +1,6 @@
 # bash completion for foldcamctl(1). Display, camera and hinge ids come from the running daemon
-# (one quick request, at most 1 s); rig ids from foldcamctl itself.
+# (one quick request, at most 3 s; a daemon that is not running fails at once); rig ids come
+# from foldcamctl itself.
 
 _foldcamctl_query() {
     # _foldcamctl_query WHAT [--socket PATH]: prints ids, one per line; nothing if no daemon.
@@ -7,12 +8,12 @@ _foldcamctl_query() {
     shift
     case $what in
     displays)
-        timeout 1 foldcamctl "$@" status 2>/dev/null |
+        timeout 3 foldcamctl "$@" status 2>/dev/null |
             awk '/^DISPLAY /{t=1; next} t && NF == 0 {exit} t {print $1}' ;;
     cameras)
-        timeout 1 foldcamctl "$@" devices 2>/dev/null | awk 'NR > 1 && NF {print $1}' ;;
+        timeout 3 foldcamctl "$@" devices 2>/dev/null | awk 'NR > 1 && NF {print $1}' ;;
     hinges)
-        timeout 1 foldcamctl "$@" status 2>/dev/null |
+        timeout 3 foldcamctl "$@" status 2>/dev/null |
             awk '$1 == "hinges" && $2 != "none" {for (i = 2; i <= NF; i += 2) {id = $i; sub(/,$/, "", id); print id}}' ;;
     rigs)
         foldcamctl rig list 2>/dev/null ;;

@@ -1,5 +1,6 @@
 # fish completion for foldcamctl(1). Display, camera and hinge ids come from the running daemon
-# (one quick request, at most 1 s); rig ids from foldcamctl itself.
+# (one quick request, at most 3 s; a daemon that is not running fails at once); rig ids come
+# from foldcamctl itself.
 
 function __foldcamctl_ids --argument-names what
     set -l socket
@@ -11,11 +12,11 @@ function __foldcamctl_ids --argument-names what
     end
     switch $what
         case displays
-            timeout 1 foldcamctl $socket status 2>/dev/null | awk '/^DISPLAY /{t=1; next} t && NF == 0 {exit} t {print $1}'
+            timeout 3 foldcamctl $socket status 2>/dev/null | awk '/^DISPLAY /{t=1; next} t && NF == 0 {exit} t {print $1}'
         case cameras
-            timeout 1 foldcamctl $socket devices 2>/dev/null | awk 'NR > 1 && NF {print $1}'
+            timeout 3 foldcamctl $socket devices 2>/dev/null | awk 'NR > 1 && NF {print $1}'
         case hinges
-            timeout 1 foldcamctl $socket status 2>/dev/null | awk '$1 == "hinges" && $2 != "none" {for (i = 2; i <= NF; i += 2) {id = $i; sub(/,$/, "", id); print id}}'
+            timeout 3 foldcamctl $socket status 2>/dev/null | awk '$1 == "hinges" && $2 != "none" {for (i = 2; i <= NF; i += 2) {id = $i; sub(/,$/, "", id); print id}}'
         case rigs
             foldcamctl rig list 2>/dev/null
     end
