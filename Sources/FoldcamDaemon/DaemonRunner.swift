@@ -102,13 +102,12 @@ public final class DaemonRunner {
         let producer = try startCameras(loop: loop, daemon: daemon, server: server)
         services.add(CameraModeService(config: config, plan: daemon.engine.plan, producer: producer))
 
-        let exporter = try MetricsExporter(loop: loop, log: log) { [unowned daemon, unowned server] lastWrite in
+        let report = { [unowned daemon, unowned server] (lastWrite: Double?) in
             MetricsReport.text(.init(daemon: daemon, clients: server.clientCount, metrics: metrics, producer: producer?.stats, startTime: startTime, lastWriteSeconds: lastWrite))
         }
+        let exporter = try MetricsExporter(loop: loop, log: log, report: report)
         exporter.configure(directory: config.metricsDirectory, interval: .seconds(config.metricsIntervalSeconds))
-        daemon.metricsText = { [unowned daemon, unowned server] in
-            MetricsReport.text(.init(daemon: daemon, clients: server.clientCount, metrics: metrics, producer: producer?.stats, startTime: startTime, lastWriteSeconds: nil))
-        }
+        daemon.metricsText = { report(nil) }
         services.add(exporter)
         let notifier = SystemdNotifier(environment: environment)
         if let watchdog = try WatchdogService(notifier: notifier, loop: loop) { services.add(watchdog) }
