@@ -99,11 +99,11 @@ public final class DaemonRunner {
             let inputs = try HardwareInputs(daemon: daemon, loop: loop, config: config, log: log)
             services.add(inputs)
         }
-        let producer = try startCameras(loop: loop, daemon: daemon, server: server)
-        services.add(CameraModeService(config: config, plan: daemon.engine.plan, producer: producer))
+        let cameras = try CameraService(daemon: daemon, server: server, loop: loop, config: config, explicitNode: options.loopback, log: log)
+        services.add(cameras)
 
-        let report = { [unowned daemon, unowned server] (lastWrite: Double?) in
-            MetricsReport.text(.init(daemon: daemon, clients: server.clientCount, metrics: metrics, producer: producer?.stats, startTime: startTime, lastWriteSeconds: lastWrite))
+        let report = { [unowned daemon, unowned server, unowned cameras] (lastWrite: Double?) in
+            MetricsReport.text(.init(daemon: daemon, clients: server.clientCount, metrics: metrics, producer: cameras.producerStatistics, startTime: startTime, lastWriteSeconds: lastWrite))
         }
         let exporter = try MetricsExporter(loop: loop, log: log, report: report)
         exporter.configure(directory: config.metricsDirectory, interval: .seconds(config.metricsIntervalSeconds))
@@ -177,23 +177,6 @@ public final class DaemonRunner {
         if options.exitAfterSweep { sweep.onFinished = { loop.stop() } }
         if options.sweep && !sweep.set(running: true) { log.notice("rig \(rig.id) has no hinges: nothing to sweep") }
         return sweep
-    }
-
-    /// The virtual camera's producer, or individual mode's sensor flips.
-    private func startCameras(loop: EventLoop, daemon: Daemon, server: ControlServer) throws -> VirtualCameraProducer? {
-        if config.cameraMode == .individual {
-            let control = try IndividualCameraControl(log: log)
-            try loop.register(control.results.descriptor) { [unowned daemon] _ in
-                for result in control.results.drain() where control.handle(result) { daemon.publish(candidates: [.devices]) }
-            }
-            daemon.individual = control
-            log.info("individual camera mode: clients open the cameras; sensors are flipped when a capture needs 180°")
-            return nil
-        }
-        guard let snapshots = daemon.snapshots else { return nil }
-        let producer = try VirtualCameraSetup.start(daemon: daemon, loop: loop, snapshots: snapshots, config: config, explicitNode: options.loopback, log: log)
-        server.authorizer.cameraGroup = producer.flatMap { $0.configuration.outputNode }.flatMap { Self.cameraGroup(of: $0) }
-        return producer
     }
 
     private func makeListener() throws -> UnixListener {
