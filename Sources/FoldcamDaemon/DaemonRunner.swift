@@ -2,7 +2,6 @@ import FoldcamCapture
 import FoldcamCore
 import FoldcamIO
 import FoldcamPlatform
-import Glibc
 
 /// How foldcamd was asked to run.
 public struct DaemonOptions: Sendable {
@@ -73,7 +72,7 @@ public final class DaemonRunner {
     /// reverse order.
     private func serve() throws -> Int32 {
         // Signals first, before any thread exists, so all threads inherit the blocked mask.
-        let signals = try SignalSource([SIGTERM, SIGINT, SIGHUP])
+        let signals = try SignalSource([.terminate, .interrupt, .hangUp])
         let rig: Rig
         (config, rig) = try Self.loadConfiguration(options)
         log.threshold = Self.priority(config.logLevel)
@@ -120,10 +119,10 @@ public final class DaemonRunner {
         try loop.register(signals.descriptor) { [unowned self] _ in
             for signal in signals.pending() {
                 switch signal {
-                case SIGHUP:
+                case .hangUp:
                     self.beginReload(reloads, notifier: notifier)
                 default:
-                    self.log.notice("received \(signal == SIGTERM ? "SIGTERM" : "SIGINT"); stopping")
+                    self.log.notice("received \(signal); stopping")
                     notifier.notify("STOPPING=1")
                     daemon.markStopping()
                     loop.stop()
@@ -273,5 +272,5 @@ public final class DaemonRunner {
 }
 
 enum FileManagerShim {
-    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
+    static func exists(_ path: String) -> Bool { PathStatus.exists(path) }
 }
