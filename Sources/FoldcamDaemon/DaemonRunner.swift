@@ -88,6 +88,8 @@ public final class DaemonRunner {
         let daemon = Daemon(mode: options.simulate ? .simulate : .hardware, rig: rig, metrics: metrics, log: log)
         server.handler = daemon
         daemon.server = server
+        daemon.stateStore = stateStore()
+        daemon.restoreState()
         services.add(daemon)
         daemon.snapshots = try startSnapshots(loop: loop, server: server)
         if options.printDecisions { printDecisions(of: daemon) }
@@ -140,6 +142,17 @@ public final class DaemonRunner {
         loop.removeAllHandlers()
         log.info("foldcamd stopped")
         return 0
+    }
+
+    /// The state directory: the config's, else systemd's (`StateDirectory=` sets
+    /// $STATE_DIRECTORY, a colon-separated list; the first is ours), else none.
+    private func stateStore() -> StateStore? {
+        let systemd = environment["STATE_DIRECTORY"].flatMap { $0.split(separator: ":").first.map(String.init) }
+        guard let directory = config.stateDirectory ?? systemd else {
+            log.info("no state directory (stateDirectory, or StateDirectory= under systemd): a persisted pin is refused, and screen rotations start at 0")
+            return nil
+        }
+        return StateStore(directory: directory, log: log)
     }
 
     /// Snapshots are encoded on a worker; their replies come back through the loop.

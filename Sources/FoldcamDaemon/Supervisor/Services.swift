@@ -31,7 +31,14 @@ extension ControlServer.Limits {
 
 extension Daemon: DaemonService {
     var serviceName: String { "decisions" }
-    func applyReload(_ reload: ReloadWorker.Prepared) { replaceRig(reload.rig, plan: reload.plan) }
+    func applyReload(_ reload: ReloadWorker.Prepared) {
+        // A newly named state directory takes the current pin and rotations from now on.
+        if let directory = reload.config.stateDirectory, directory != stateStore?.directory {
+            stateStore = StateStore(directory: directory, log: log)
+            log.notice("state: now kept in \(directory)")
+        }
+        replaceRig(reload.rig, plan: reload.plan)
+    }
 
     func stop() {
         // The callbacks capture the parts they call; clearing them ends those cycles.
@@ -39,6 +46,8 @@ extension Daemon: DaemonService {
         onManualHinge = nil
         sweepControl = nil
         metricsText = nil
+        // The last pin or screen rotation is on disk before the process exits.
+        stateStore?.flush()
     }
 }
 
