@@ -1,4 +1,4 @@
-// Appended to docs/kiosk.md's web page by checks/88-chromium.sh: reports, as console lines
+// Appended to docs/kiosk.md's web page by checks/91-chromium.sh: reports, as console lines
 // Chromium writes to stderr, the track the page opened, its events, and every 250 ms the colour
 // at the centre of the video element, with how many frames the page has shown so far.
 (() => {
