@@ -4,9 +4,9 @@ import FoldcamPlatform
 
 /// Reads the daemon configuration and its rig the one way the daemon, a reload, `--probe` and
 /// `--check-config` all use, and says what it did: which file it read (or that it used the
-/// defaults), and how each relative path in the file was resolved. Relative paths in a
-/// configuration file are taken from the file's own directory, never the working directory
-/// (which is `/` under systemd).
+/// defaults), and how a relative rig path in the file was resolved: from the file's own
+/// directory, never the working directory (which is `/` under systemd). The other paths
+/// (metricsDirectory, loopbackDevice) must be absolute.
 public struct LoadedConfiguration: Sendable {
     public var config: DaemonConfig
     public var rig: Rig
@@ -42,11 +42,6 @@ public struct LoadedConfiguration: Sendable {
                 if let resolved = Self.resolve(rigSpec: config.rig, against: directory) {
                     notes.append("rig: \(resolved) (\"\(config.rig)\" in the configuration is relative: resolved against \(directory), the configuration file's directory)")
                     config.rig = resolved
-                }
-                if let metrics = config.metricsDirectory, !metrics.hasPrefix("/") {
-                    let resolved = Self.join(directory, metrics)
-                    notes.append("metricsDirectory: \(resolved) (\"\(metrics)\" is relative: resolved against \(directory), the configuration file's directory)")
-                    config.metricsDirectory = resolved
                 }
             } else {
                 warnings.append("no configuration file \(path): using the defaults (rig \(config.rig), no control group); create it or name one with --config")
