@@ -4,13 +4,13 @@ import FoldcamIO
 
 /// `foldcamctl pin D` / `unpin`: choose the viewed display (the one the kiosk's window is on).
 enum PinCommand {
-    static func pin(_ arguments: inout CommandLineArguments, _ daemon: DaemonContext) async throws {
+    static func pin(_ arguments: inout ParsedArguments, _ daemon: DaemonContext) async throws {
         let display = try arguments.requirePositional("display")
         try arguments.finish()
         try await change(daemon, verb: "pinned the view to \(display)") { try await $0.pinView(display: display) }
     }
 
-    static func unpin(_ arguments: inout CommandLineArguments, _ daemon: DaemonContext) async throws {
+    static func unpin(_ arguments: inout ParsedArguments, _ daemon: DaemonContext) async throws {
         try arguments.finish()
         try await change(daemon, verb: "unpinned the view") { try await $0.unpinView() }
     }
