@@ -142,7 +142,9 @@ final class ControlServer {
             do {
                 count = try readBuffer.withUnsafeMutableBytes { try session.connection.receive(into: $0) }
             } catch {
-                drop(session, reason: "read failed: \(error)")
+                // ECONNRESET: the client closed with our replies unread on its side, an ordinary
+                // way to leave (a script that read what it wanted, Ctrl-C), not a fault.
+                drop(session, reason: (error as? SystemCallError)?.errno == .connectionReset ? nil : "read failed: \(error)")
                 return
             }
             guard let count else { return }  // drained
