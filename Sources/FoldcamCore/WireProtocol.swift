@@ -16,7 +16,7 @@ public enum WireProtocol {
         public var params: JSONValue
     }
 
-    public enum ErrorCode: String, Sendable {
+    public enum ErrorCode: String, Sendable, CaseIterable {
         case parseError, invalidRequest, unknownMethod, invalidParams, forbidden, unavailable
         case tooLarge, tooManyClients, timeout, busy, stopped, internalError
     }

@@ -62,3 +62,16 @@ struct DocsTests {
         }
     }
 }
+
+/// docs/protocol.md's error table has one row per code the daemon can send, and no other.
+@Suite("docs/protocol.md lists every error code")
+struct ErrorTableDocsTests {
+    @Test func errorTableMatchesTheErrorCodeEnum() {
+        let lines = readTextFile(DocsTests.repository + "/docs/protocol.md").split(separator: "\n")
+        let section = lines.drop { $0 != "## Errors" }.dropFirst().prefix { !$0.hasPrefix("## ") }
+        let documented = section.filter { $0.hasPrefix("| `") }.compactMap { $0.split(separator: "`").dropFirst().first.map(String.init) }
+        #expect(documented.count == Set(documented).count, "a code is listed twice: \(documented)")
+        let codes = WireProtocol.ErrorCode.allCases.map(\.rawValue)
+        #expect(Set(documented) == Set(codes), "documented \(documented.sorted()), the daemon's codes \(codes.sorted())")
+    }
+}
