@@ -23,6 +23,23 @@ public struct CommandLineSpec: Sendable {
         self.defaultCommand = defaultCommand
         self.exitCodes = exitCodes
         self.notes = notes
+        validate()
+    }
+
+    /// A table that names a command or option it does not declare is a programming error
+    /// (an option tied to a misspelt command would silently apply nowhere).
+    private func validate() {
+        let commandNames = Set(commands.map(\.name))
+        let optionNames = options.flatMap(\.names)
+        let allNames = optionNames + commands.flatMap(\.names)
+        precondition(Set(allNames).count == allNames.count, "\(program): a name is declared twice")
+        precondition(defaultCommand.map(commandNames.contains) ?? true, "\(program): unknown default command")
+        for option in options {
+            for name in (option.commands ?? []) + option.requiredBy {
+                precondition(commandNames.contains(name), "\(program): \(option.name) names unknown command \(name)")
+            }
+            precondition(option.requires.map(optionNames.contains) ?? true, "\(program): \(option.name) requires an undeclared option")
+        }
     }
 
     public func command(named name: String) -> CommandSpec? {
