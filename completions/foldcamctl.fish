@@ -68,6 +68,7 @@ complete -c foldcamctl -n "__fish_seen_subcommand_from directions" -l display -x
 complete -c foldcamctl -n "__fish_seen_subcommand_from watch" -a 'directions posture devices virtualCamera readiness'
 complete -c foldcamctl -n "__fish_seen_subcommand_from watch" -l no-wait -d 'fail at once when the daemon is not running'
 complete -c foldcamctl -n "__foldcamctl_at pin" -a '(__foldcamctl_ids displays)'
+complete -c foldcamctl -n "__foldcamctl_at pin" -l persist -d 'keep the pin after foldcamctl exits and across restarts'
 complete -c foldcamctl -n "__foldcamctl_at rotation" -a '(__foldcamctl_ids displays)'
 complete -c foldcamctl -n "__fish_seen_subcommand_from rotation; and test (count (__foldcamctl_args)) -eq 2" -a '0 90 180 270'
 complete -c foldcamctl -n "__fish_seen_subcommand_from snapshot" -l at -x -d 'CLOCK_MONOTONIC time in ns'

@@ -9,7 +9,7 @@ import FoldcamVideo
 /// on the command line or in the config, or the one udev lists with the configured card label. Without one the
 /// daemon still decides and serves (and simulate-mode snapshots are drawn on demand).
 enum VirtualCameraSetup {
-    static func start(daemon: Daemon, loop: EventLoop, snapshots: SnapshotService, config: DaemonConfig, explicitNode: String?, log: Log) throws -> VirtualCameraProducer? {
+    static func start(daemon: Daemon, loop: EventLoop, snapshots: SnapshotService, config: DaemonConfig, explicitNode: String?, log: Log) throws -> (VirtualCameraProducer, VirtualCameraController)? {
         let node = explicitNode ?? config.loopbackDevice ?? LoopbackLocator.find(label: config.loopbackLabel)
         guard let node else {
             log.info("virtual camera: no v4l2loopback device labelled \"\(config.loopbackLabel)\"; deciding without a producer (load v4l2loopback with card_label=\"\(config.loopbackLabel)\" to enable it)")
@@ -41,6 +41,6 @@ enum VirtualCameraSetup {
         snapshots.producer = producer
         daemon.virtualCamera = controller
         log.info("virtual camera: feeding \(node) with \(mode)")
-        return producer
+        return (producer, controller)
     }
 }

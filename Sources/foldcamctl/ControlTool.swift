@@ -37,7 +37,7 @@ enum ControlTool {
         case "devices": try await DevicesCommand.run(&arguments, daemon)
         case "directions": try await DirectionsCommand.run(&arguments, daemon)
         case "watch": try await WatchCommand.run(&arguments, daemon)
-        case "pin": try await PinCommand.pin(&arguments, daemon)
+        case "pin": return try await PinCommand.pin(&arguments, daemon)
         case "unpin": try await PinCommand.unpin(&arguments, daemon)
         case "rotation": try await RotationCommand.run(&arguments, daemon)
         case "snapshot": try await SnapshotCommand.run(&arguments, daemon)
