@@ -137,6 +137,9 @@ final class ControlServer {
                 processLines(session, budget: &budget)
                 if budget == 0 { return scheduleTurn(session) }
                 if session.input.contains(UInt8(ascii: "\n")) { continue }
+                // A reply those lines caused may have failed and dropped the session (its
+                // descriptor closed, perhaps reused): read nothing more for it.
+                guard !session.connection.descriptor.isClosed else { return }
             }
             let count: Int?
             do {
