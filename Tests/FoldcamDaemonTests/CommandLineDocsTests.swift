@@ -109,4 +109,48 @@ struct CommandLineDocsTests {
         #expect(fishLong == long, "completions/foldcamctl.fish: \(fishLong.sorted()) vs --help \(long.sorted())")
         #expect(fishShort == short, "completions/foldcamctl.fish: \(fishShort.sorted()) vs --help \(short.sorted())")
     }
+
+    /// The long options written after `foldcamd` / `foldcamctl` in a line of text, per program:
+    /// each command stops at a shell separator, a backtick or a comment.
+    static func optionsMentioned(in line: Substring) -> [(program: String, option: String)] {
+        var found: [(String, String)] = []
+        for segment in line.split(whereSeparator: { "`|;&#".contains($0) }) {
+            let words = segment.split(whereSeparator: { $0 == " " || $0 == "\t" })
+            var program: String?
+            for (index, word) in words.enumerated() {
+                let name = word.split(separator: "/").last.map(String.init) ?? ""
+                if ["foldcamd", "foldcamctl"].contains(name) {
+                    // `swift build --product foldcamd --scratch-path ...` names a product, not a command.
+                    program = index > 0 && words[index - 1] == "--product" ? nil : name
+                } else if let program, word.hasPrefix("--"), isOption(String(word.split(separator: "=")[0])) {
+                    found.append((program, String(word.split(separator: "=")[0])))
+                }
+            }
+        }
+        return found
+    }
+
+    @Test("every option a doc or the README writes after foldcamd or foldcamctl is one that program declares")
+    func docsMentionOnlyDeclaredOptions() throws {
+        let declared = ["foldcamd": try Self.usage(of: "foldcamd").options, "foldcamctl": try Self.usage(of: "foldcamctl").options]
+        var docs = ["README.md"]
+        if let directory = opendir(DocsTests.repository + "/docs") {
+            defer { closedir(directory) }
+            while let entry = readdir(directory) {
+                let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+                if name.hasSuffix(".md") { docs.append("docs/" + name) }
+            }
+        }
+        #expect(docs.count > 5, "docs/ not found: \(docs)")
+        var checked = 0
+        for doc in docs {
+            for (number, line) in readTextFile(DocsTests.repository + "/" + doc).split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                for (program, option) in Self.optionsMentioned(in: line) {
+                    checked += 1
+                    #expect(declared[program]?.contains(option) == true, "\(doc):\(number + 1): \(program) does not declare \(option): \(line)")
+                }
+            }
+        }
+        #expect(checked > 50, "the docs were not read: \(checked) options found")
+    }
 }
