@@ -138,10 +138,9 @@ public enum CommandLineParser {
             return "\(option.name) has no effect without \(missing.joined(separator: " ")): add \(missing.count == 1 ? missing[0] : "them") (see --help)"
         }
         let places = targets.compactMap { spec.command(named: $0) }.map { describe($0, spec) }
-        if places.count > 4 {
-            return "\(option.name) has no effect with \(describe(command, spec)); it applies to \(places.count) other commands (see --help)"
-        }
-        return "\(option.name) has no effect \(command.isFlag || command.name == spec.defaultCommand ? "in" : "with") \(describe(command, spec)); it applies to \(list(places, conjunction: "and")) (see --help)"
+        let here = (command.isFlag || command.name == spec.defaultCommand ? "in " : "with ") + describe(command, spec)
+        let there = places.count > 4 ? "\(places.count) other commands" : list(places, conjunction: "and")
+        return "\(option.name) has no effect \(here); it applies to \(there) (see --help)"
     }
 
     static func describe(_ command: CommandSpec, _ spec: CommandLineSpec) -> String {
