@@ -39,21 +39,11 @@ public final class DaemonRunner {
         log = Log()
     }
 
-    /// Loads and validates config and rig (also what `--check-config` runs).
+    /// Loads and validates config and rig (`LoadedConfiguration`: relative paths resolved
+    /// against the configuration file's directory).
     public static func loadConfiguration(_ options: DaemonOptions) throws -> (DaemonConfig, Rig) {
-        var config = DaemonConfig()
-        let path = options.configPath ?? DaemonOptions.defaultConfigPath
-        let explicit = options.configPath != nil
-        if explicit || (options.rig == nil && !options.simulate && FileManagerShim.exists(path)) {
-            let text = try RigLoader.readText(path, what: "config file")
-            do {
-                config = try DaemonConfig.decode(json: text)
-            } catch {
-                throw RigLoader.LoadError(description: "config file \(path) is invalid:\n" + error.errors.map { "  \($0)" }.joined(separator: "\n"))
-            }
-        }
-        if let rig = options.rig { config.rig = rig }
-        return (config, try RigLoader.load(config.rig))
+        let loaded = try LoadedConfiguration.load(options)
+        return (loaded.config, loaded.rig)
     }
 
     public func run() -> Int32 {
@@ -73,9 +63,11 @@ public final class DaemonRunner {
     private func serve() throws -> Int32 {
         // Signals first, before any thread exists, so all threads inherit the blocked mask.
         let signals = try SignalSource([.terminate, .interrupt, .hangUp])
-        let rig: Rig
-        (config, rig) = try Self.loadConfiguration(options)
+        let loaded = try LoadedConfiguration.load(options)
+        let rig = loaded.rig
+        config = loaded.config
         log.threshold = Self.priority(config.logLevel)
+        for warning in loaded.warnings { log.warning(warning) }
         try Self.ensureDescriptors(for: config, log: log)
 
         let loop = try EventLoop()
@@ -282,8 +274,4 @@ public final class DaemonRunner {
         default: return .info
         }
     }
-}
-
-enum FileManagerShim {
-    static func exists(_ path: String) -> Bool { PathStatus.exists(path) }
 }

@@ -33,7 +33,11 @@ final class VirtualCameraController {
         self.sourceOf = sourceOf
     }
 
-    var readiness: Readiness { switcher.readiness }
+    /// Set once the loopback failed: a camera's frames then reach no reader, so nothing is ready.
+    private(set) var outputBroken = false
+
+    /// Ready only while a camera's frames reach the loopback (docs/virtual-camera.md, "Readiness").
+    var readiness: Readiness { outputBroken ? .interrupted(.outputFailed) : switcher.readiness }
     var feeding: String? { switcher.feeding }
 
     /// A new decision: the candidates, best first, and the capture rotation of each camera.
@@ -89,7 +93,7 @@ final class VirtualCameraController {
     }
 
     func handle(_ event: VirtualCameraProducer.Event) {
-        let before = switcher.readiness
+        let before = readiness
         switch event {
         case let .firstFrame(camera):
             timing.firstFrame(camera, at: MonotonicClock.nanoseconds)
@@ -99,11 +103,14 @@ final class VirtualCameraController {
             metrics?.cameraOpenFailed(camera)
             perform(switcher.failed(camera, reason: reason))
         case let .outputFailed(message):
-            log.error("virtual camera output: \(message)")
+            log.error("virtual camera output: \(message); readiness stays interrupted (outputFailed) until the daemon is restarted")
+            outputBroken = true
+        case let .degraded(message):
+            log.warning("virtual camera: \(message)")
         case .stopped:
             onStopped?()
         }
-        if switcher.readiness != before { onReadinessChange?() }
+        if readiness != before { onReadinessChange?() }
     }
 
     private func perform(_ actions: [SourceSwitcher.Action]) {

@@ -45,8 +45,7 @@ do {
     case DaemonCommandLine.probe:
         exit(try ProbeCommand.run(try daemonOptions(arguments), json: arguments.flag("--json")))
     case DaemonCommandLine.checkConfig:
-        let (config, rig) = try DaemonRunner.loadConfiguration(try daemonOptions(arguments))
-        print("configuration valid: rig \(rig.id) (\(rig.panels.count) panels, \(rig.displays.count) displays, \(rig.cameras.count) cameras, \(rig.postures.count) postures), at most \(config.maxClients) clients")
+        exit(ConfigCheck.run(try daemonOptions(arguments)).report(strict: arguments.flag("--strict"), log: log))
     default:
         var options = try daemonOptions(arguments)
         if options.simulate && options.rig == nil && options.configPath == nil { options.rig = "duo" }
