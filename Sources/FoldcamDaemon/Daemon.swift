@@ -28,6 +28,10 @@ final class Daemon {
     /// Called when a client takes over the simulated hinge (stops the demo sweep).
     var onManualHinge: (() -> Void)?
     var sweepControl: ((Bool) -> Bool)?
+    /// Who pins the viewed display (Daemon+Pins.swift).
+    var pins = PinBoard()
+    /// Where the persisted pin and screen rotations are kept; nil keeps nothing.
+    var stateStore: StateStore?
 
     static let version = BuildInfo.version
 
@@ -171,9 +175,13 @@ final class Daemon {
                 _ = engine.apply(.screenRotation(display: newIndex, degrees: old.state.screenRotations[index]))
             }
         }
-        if let pinned = old.state.pinnedDisplay, let newIndex = newRig.displayIndex(old.rig.displays[pinned].id) {
+        for dropped in pins.keep(where: { newRig.displayIndex($0) != nil }) {
+            log.notice("pin: rig \(newRig.id) has no display \(dropped.display); the pin by \(Self.describe(dropped.owner)) ended")
+        }
+        if let pinned = pins.inForce, let newIndex = newRig.displayIndex(pinned.display) {
             _ = engine.apply(.pinView(display: newIndex))
         }
+        saveState()
         for (index, hinge) in old.rig.hinges.enumerated() {
             if let newIndex = newRig.hingeIndex(hinge.id), old.state.hingeSources[index] != .initial {
                 _ = engine.apply(.hingeAngle(hinge: newIndex, degrees: old.state.hingeAngles[index]))

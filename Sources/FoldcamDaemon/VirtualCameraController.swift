@@ -16,6 +16,8 @@ final class VirtualCameraController {
     var sourceOf: (String) -> VirtualCameraProducer.Source?
     /// Called when readiness may have changed.
     var onReadinessChange: (() -> Void)?
+    /// Called once the producer has stopped and closed every device (a reload's rebuild waits for it).
+    var onStopped: (() -> Void)?
     /// Opens, failures and switch times for operators (docs/metrics.md).
     var metrics: DaemonMetrics?
     private var rotations: [String: Int] = [:]
@@ -106,7 +108,7 @@ final class VirtualCameraController {
         case let .degraded(message):
             log.warning("virtual camera: \(message)")
         case .stopped:
-            break
+            onStopped?()
         }
         if readiness != before { onReadinessChange?() }
     }

@@ -10,7 +10,7 @@ import FoldcamVideo
 /// daemon still decides and serves (and simulate-mode snapshots are drawn on demand); on
 /// hardware its readiness then says what to fix (`Daemon.virtualCameraProblem`).
 enum VirtualCameraSetup {
-    static func start(daemon: Daemon, loop: EventLoop, snapshots: SnapshotService, config: DaemonConfig, explicitNode: String?, log: Log) throws -> VirtualCameraProducer? {
+    static func start(daemon: Daemon, loop: EventLoop, snapshots: SnapshotService, config: DaemonConfig, explicitNode: String?, log: Log) throws -> (VirtualCameraProducer, VirtualCameraController)? {
         guard let mode = daemon.engine.plan.format else {
             if daemon.engine.plan.pool.isEmpty {
                 log.notice("virtual camera: rig \(daemon.rig.id) has no camera in its pool; no producer")
@@ -54,6 +54,6 @@ enum VirtualCameraSetup {
         snapshots.producer = producer
         daemon.virtualCamera = controller
         log.info("virtual camera: feeding \(node) with \(mode)")
-        return producer
+        return (producer, controller)
     }
 }
