@@ -58,12 +58,18 @@ final class Daemon {
     var readiness: Readiness {
         if stopping { return .stopped }
         if let virtualCamera { return virtualCamera.readiness }
+        if virtualCameraRebuilding { return .switching }
         if let virtualCameraProblem { return .interrupted(virtualCameraProblem) }
         return Readiness.derived(from: engine.state)
     }
     /// Why the virtual camera's producer did not start (hardware mode, virtual camera mode):
     /// set by `VirtualCameraSetup`.
     var virtualCameraProblem: Readiness.Reason? {
+        didSet { publish(candidates: [.readiness]) }
+    }
+    /// A reload is replacing the virtual camera's producer (`CameraService`): frames resume
+    /// once the new one starts.
+    var virtualCameraRebuilding = false {
         didSet { publish(candidates: [.readiness]) }
     }
     private var stopping = false

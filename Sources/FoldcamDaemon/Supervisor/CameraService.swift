@@ -84,7 +84,7 @@ final class CameraService: DaemonService {
         guard next != blueprint else { return }
         log.notice("virtual camera: rebuilding for the new configuration (\(Self.differences(blueprint, next)))")
         blueprint = next
-        tearDown()
+        tearDown(rebuilding: true)
         if stopping.isEmpty { rebuild() } else { rebuildWhenStopped = true }
     }
 
@@ -115,7 +115,8 @@ final class CameraService: DaemonService {
     }
 
     /// Stops what runs; a producer's cameras and loopback are closed once its `.stopped` arrives.
-    private func tearDown() {
+    /// `rebuilding`: a new one follows (readiness says switching meanwhile).
+    private func tearDown(rebuilding: Bool = false) {
         switch running {
         case .none:
             break
@@ -123,6 +124,7 @@ final class CameraService: DaemonService {
             loop.unregister(control.results.descriptor)
             daemon.individual = nil
         case let .virtual(producer, controller):
+            daemon.virtualCameraRebuilding = rebuilding
             daemon.virtualCamera = nil
             daemon.snapshots?.producer = nil
             server.authorizer.cameraGroup = nil
@@ -144,11 +146,13 @@ final class CameraService: DaemonService {
     }
 
     private func rebuild() {
+        daemon.virtualCameraProblem = nil
         do {
             try build()
         } catch {
             log.error("virtual camera: cannot start for the new configuration: \(error); decisions go on without it")
         }
+        daemon.virtualCameraRebuilding = false
         daemon.publish(candidates: [.readiness])
     }
 
