@@ -107,6 +107,8 @@ let package = Package(
         .testTarget(name: "FoldcamVideoTests", dependencies: ["FoldcamVideo", "FoldcamCore"]),
         // The system-call funnel on real pipes, socketpairs and temporary files.
         .testTarget(name: "FoldcamPlatformTests", dependencies: ["FoldcamPlatform", "FoldcamIO"]),
+        // The shared command-line parser and its generated usage text.
+        .testTarget(name: "FoldcamIOTests", dependencies: ["FoldcamIO"]),
         .testTarget(name: "FoldcamCaptureTests", dependencies: ["FoldcamCapture", "FoldcamVideo", "FoldcamPlatform", "FoldcamV4L2"]),
         // End-to-end: runs the built foldcamd binary (found next to the test bundle) as a child
         // process and talks to it over its real Unix socket.

@@ -28,7 +28,7 @@ _foldcamctl() {
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
         --socket) socket=(--socket "${words[i + 1]}"); ((i++)) ;;
-        --json) ;;
+        --json | --no-wait) ;;
         *)
             if [[ -z $command ]]; then command=${words[i]}
             elif [[ -z $sub ]]; then sub=${words[i]}; args+=("${words[i]}")
@@ -58,7 +58,11 @@ _foldcamctl() {
             COMPREPLY=($(compgen -W '--display' -- "$cur"))
         fi ;;
     watch)
-        COMPREPLY=($(compgen -W 'directions posture devices virtualCamera readiness' -- "$cur")) ;;
+        if [[ $cur == -* ]]; then
+            COMPREPLY=($(compgen -W '--no-wait' -- "$cur"))
+        else
+            COMPREPLY=($(compgen -W 'directions posture devices virtualCamera readiness' -- "$cur"))
+        fi ;;
     pin)
         if [[ $cur == -* ]]; then
             COMPREPLY=($(compgen -W '--persist' -- "$cur"))

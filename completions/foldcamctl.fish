@@ -66,6 +66,7 @@ complete -c foldcamctl -n "__foldcamctl_at" -a rig -d 'draw, show or list rigs'
 
 complete -c foldcamctl -n "__fish_seen_subcommand_from directions" -l display -x -a '(__foldcamctl_ids displays)' -d 'one display only'
 complete -c foldcamctl -n "__fish_seen_subcommand_from watch" -a 'directions posture devices virtualCamera readiness'
+complete -c foldcamctl -n "__fish_seen_subcommand_from watch" -l no-wait -d 'fail at once when the daemon is not running'
 complete -c foldcamctl -n "__foldcamctl_at pin" -a '(__foldcamctl_ids displays)'
 complete -c foldcamctl -n "__foldcamctl_at pin" -l persist -d 'keep the pin after foldcamctl exits and across restarts'
 complete -c foldcamctl -n "__foldcamctl_at rotation" -a '(__foldcamctl_ids displays)'

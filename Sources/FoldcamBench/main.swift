@@ -6,18 +6,21 @@ import Glibc
 
 let options: Options
 do {
-    options = try Options.parse(Array(CommandLine.arguments.dropFirst()))
+    let parsed = try CommandLineParser.parse(Array(CommandLine.arguments.dropFirst()), Options.spec)
+    switch parsed.command {
+    case "--help":
+        print(UsageText.render(Options.spec))
+        exit(0)
+    case "--print-large-rig":
+        try parsed.finish()
+        print(LargeRig.json())
+        exit(0)
+    default:
+        options = try Options.parse(parsed)
+    }
 } catch {
-    StandardError.write("foldcam-bench: \(error)\n\n\(Options.usage)\n")
+    StandardError.write("foldcam-bench: \(error)\n")
     exit(2)
-}
-if options.help {
-    print(Options.usage)
-    exit(0)
-}
-if options.printLargeRig {
-    print(LargeRig.json())
-    exit(0)
 }
 
 do {

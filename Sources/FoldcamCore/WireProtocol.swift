@@ -16,7 +16,7 @@ public enum WireProtocol {
         public var params: JSONValue
     }
 
-    public enum ErrorCode: String, Sendable {
+    public enum ErrorCode: String, Sendable, CaseIterable {
         case parseError, invalidRequest, unknownMethod, invalidParams, forbidden, unavailable
         case tooLarge, tooManyClients, timeout, busy, stopped, internalError
     }
@@ -59,7 +59,14 @@ public enum WireProtocol {
                 return .failure(Failure(code: .invalidRequest, message: "\"id\" is \(text.utf8.count) bytes long; the limit is \(maximumIDBytes)"))
             }
         default:
-            let found = id.numberValue.map { "\(ClientText.quoted("\($0)")) is not an integer" } ?? "found \(id.kindDescription)"
+            let found: String
+            if value["id"] == nil {
+                found = "it is missing"
+            } else if let number = id.numberValue {
+                found = number == number.rounded() ? "\(ClientText.quoted("\(number)")) is beyond ±10^15" : "\(ClientText.quoted("\(number)")) is not an integer"
+            } else {
+                found = "found \(id.kindDescription)"
+            }
             return .failure(Failure(code: .invalidRequest, message: "\"id\" must be an integer or a string, so the reply can be matched (\(found))"))
         }
         for (key, _) in members where !["id", "method", "params"].contains(key) {

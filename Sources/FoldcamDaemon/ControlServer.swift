@@ -137,12 +137,17 @@ final class ControlServer {
                 processLines(session, budget: &budget)
                 if budget == 0 { return scheduleTurn(session) }
                 if session.input.contains(UInt8(ascii: "\n")) { continue }
+                // A reply those lines caused may have failed and dropped the session (its
+                // descriptor closed, perhaps reused): read nothing more for it.
+                guard !session.connection.descriptor.isClosed else { return }
             }
             let count: Int?
             do {
                 count = try readBuffer.withUnsafeMutableBytes { try session.connection.receive(into: $0) }
             } catch {
-                drop(session, reason: "read failed: \(error)")
+                // ECONNRESET: the client closed with our replies unread on its side, an ordinary
+                // way to leave (a script that read what it wanted, Ctrl-C), not a fault.
+                drop(session, reason: (error as? SystemCallError)?.errno == .connectionReset ? nil : "read failed: \(error)")
                 return
             }
             guard let count else { return }  // drained

@@ -4,23 +4,34 @@ import Glibc
 
 // foldcam-socket-bench: the daemon's socket figures (docs/benchmarks.md, "Socket").
 
-let usage = """
-    usage: foldcam-socket-bench [--daemon PATH] [--round-trips N] [--subscribers N] [--changes N]
-                                [--idle-seconds N] [--json]
-    Starts foldcamd --simulate (release build, found next to this executable unless --daemon
-    is given) and a minimal echo server on Unix sockets in a temporary directory, then measures:
-      round trip     `directions` request -> reply, p50/p99, against the echo server's round
-                     trip of the same request line in the same run (target: ratio <= 1.5),
-                     with client and servers pinned to one CPU, then to separate CPUs
-      fan-out        simulate.hinge -> the last of N subscribers (default 1000) has the event,
-                     p50/p99 over the changes (target: p99 < 10 ms)
-      idle RSS       VmRSS of a fresh daemon after start-up, no sweep (target: < 12 MB)
-      idle wake-ups  context switches of all the daemon's threads over --idle-seconds
-                     (default 10; target: none)
-    Build everything in release first:  swift build -c release && swift run -c release foldcam-socket-bench
-    Targets are reported, not asserted: the exit status is 0 unless the benchmark fails (1)
-    or the arguments are wrong (2).
-    """
+let spec = CommandLineSpec(
+    program: "foldcam-socket-bench",
+    summary: """
+        Starts foldcamd --simulate (release build, found next to this executable unless --daemon is given) and a minimal \
+        echo server on Unix sockets in a temporary directory, then measures: round trip (a directions request -> reply, \
+        p50/p99, against the echo server's round trip of the same request line in the same run; target ratio <= 1.5; \
+        client and servers pinned to one CPU, then to separate CPUs); fan-out (simulate.hinge -> the last of N subscribers \
+        has the event, p50/p99 over the changes; target p99 < 10 ms); idle RSS (VmRSS of a fresh daemon after start-up, \
+        no sweep; target < 12 MB); idle wake-ups (context switches of all the daemon's threads over --idle-seconds; target \
+        none). Build everything in release first: swift build -c release && swift run -c release foldcam-socket-bench. \
+        Targets are reported, not asserted.
+        """,
+    commands: [
+        CommandSpec("run", section: "modes", help: "measure and print the figures"),
+        CommandSpec("--echo-server", arguments: "PATH", section: "modes", help: "internal: serve as the echo server on PATH (the benchmark starts itself so)"),
+        CommandSpec("--help", aliases: ["-h"], section: "modes", help: "print this text"),
+    ],
+    options: [
+        OptionSpec("--daemon", kind: .value("PATH"), commands: ["run"], help: "the foldcamd to measure (default: the one next to this executable)"),
+        OptionSpec("--round-trips", kind: .value("N"), commands: ["run"], help: "round trips per placement (default 20000)"),
+        OptionSpec("--subscribers", kind: .value("N"), commands: ["run"], help: "subscribers for the fan-out (default 1000)"),
+        OptionSpec("--changes", kind: .value("N"), commands: ["run"], help: "hinge changes for the fan-out (default 300)"),
+        OptionSpec("--idle-seconds", kind: .value("N"), commands: ["run"], help: "how long to count idle wake-ups (default 10)"),
+        OptionSpec("--json", commands: ["run"], help: "print the figures as JSON"),
+    ],
+    defaultCommand: "run",
+    exitCodes: [ExitCode(0, "the figures were printed"), ExitCode(1, "the benchmark failed"), ExitCode(2, "bad arguments")]
+)
 
 struct Options {
     var daemon: String?
@@ -32,38 +43,36 @@ struct Options {
 }
 
 func parseOptions() -> Options {
-    var options = Options()
-    var arguments = CommandLine.arguments.dropFirst()
-    func number(_ flag: String) -> Int {
-        guard let text = arguments.popFirst(), let value = Int(text), value > 0 else {
-            StandardError.write("foldcam-socket-bench: \(flag) needs a positive whole number\n\n\(usage)\n")
-            exit(2)
-        }
-        return value
-    }
-    while let argument = arguments.popFirst() {
-        switch argument {
-        case "--daemon":
-            guard let path = arguments.popFirst() else { StandardError.write("--daemon needs a path\n"); exit(2) }
-            options.daemon = path
-        case "--round-trips": options.roundTrips = number(argument)
-        case "--subscribers": options.subscribers = number(argument)
-        case "--changes": options.changes = number(argument)
-        case "--idle-seconds": options.idleSeconds = number(argument)
-        case "--json": options.json = true
-        case "-h", "--help":
-            print(usage)
+    do {
+        var parsed = try CommandLineParser.parse(Array(CommandLine.arguments.dropFirst()), spec)
+        switch parsed.command {
+        case "--help":
+            print(UsageText.render(spec))
             exit(0)
         case "--echo-server":
-            // Internal: this executable re-run as the echo server.
-            guard let path = arguments.popFirst() else { exit(2) }
+            let path = try parsed.requirePositional("the echo server's socket path")
+            try parsed.finish()
             exit(EchoServer.run(path: path))
         default:
-            StandardError.write("foldcam-socket-bench: unknown argument \"\(argument)\"\n\n\(usage)\n")
-            exit(2)
+            try parsed.finish()
+            func number(_ name: String) throws(UsageError) -> Int? {
+                guard let text = parsed.value(name) else { return nil }
+                guard let value = Int(text), value > 0 else { throw UsageError("\(name) needs a positive whole number, got \"\(text)\"") }
+                return value
+            }
+            var options = Options()
+            options.daemon = parsed.value("--daemon")
+            options.roundTrips = try number("--round-trips") ?? options.roundTrips
+            options.subscribers = try number("--subscribers") ?? options.subscribers
+            options.changes = try number("--changes") ?? options.changes
+            options.idleSeconds = try number("--idle-seconds") ?? options.idleSeconds
+            options.json = parsed.flag("--json")
+            return options
         }
+    } catch {
+        StandardError.write("foldcam-socket-bench: \(error)\n")
+        exit(2)
     }
-    return options
 }
 
 func selfExecutable() -> String {

@@ -3,114 +3,101 @@ import FoldcamCore
 import FoldcamIO
 import Foundation
 
-/// Reads the global options, runs one subcommand, and turns its outcome into an exit code.
+/// Parses the command line against `ControlCommandLine.spec`, runs one command, and turns its
+/// outcome into an exit code (the table in the spec).
 enum ControlTool {
-    static let usage = """
-        usage: foldcamctl [--socket PATH] [--json] COMMAND ...
-
-        talking to foldcamd:
-          status                          rig, mode, posture, hinges, viewed/pinned display,
-                                          virtual camera source, readiness, directions per display
-          devices                         the cameras the daemon knows, with availability
-          directions [--display D]        which cameras face each display's viewer (or D's only)
-          watch [TOPIC ...]               one line per change, live; reconnects when the daemon restarts
-                                          (topics: \(Topic.allCases.map(\.rawValue).joined(separator: ", ")); default all)
-          pin [--persist] D | unpin       pin the viewed display to D (a kiosk's window is on D): held
-                                          while foldcamctl runs, or with --persist kept across
-                                          restarts until unpin
-          rotation D DEG                  tell the daemon D's UI is rotated DEG (0, 90, 180, 270)
-          snapshot [--at NS] OUT.png      the virtual camera's frame nearest CLOCK_MONOTONIC time NS
-                                          (default now; kept 0.5 s), upright and unmirrored
-          metrics                         the daemon's metrics (Prometheus text, as in foldcam.prom)
-          sim hinge ID DEG                simulated daemon only: set a hinge angle
-          sim switch lid closed|open      ... the lid switch
-          sim switch tabletMode on|off    ... the tablet-mode switch
-          sim gravity X Y Z               ... the gravity vector (rig frame, m/s²)
-          sim accelerometer ID X Y Z      ... one accelerometer's reading
-          sim unplug CAM | sim plug CAM   ... a camera's plug state
-          sim busy CAM on|off             ... whether another program holds a camera
-          sim sweep on|off                ... the demo fold cycle
-
-        looking at rigs (no daemon needed):
-          rig render RIG [--hinge ID=DEG ...] -o FILE.svg|-
-                                          draw RIG (a preset id or a rig .json file) as SVG
-          rig show PRESET                 print a preset's JSON
-          rig list                        print the preset ids
-
-        options:
-          --socket PATH   the daemon's socket (default: $FOLDCAM_SOCKET, /run/foldcam/foldcam.sock
-                          when it exists, else $XDG_RUNTIME_DIR/foldcam.sock)
-          --json          print the daemon's JSON (one line) instead of tables; watch prints
-                          the raw event lines
-          --version       print foldcamctl's version and git revision
-        presets: \(RigPresets.ids.joined(separator: ", "))
-        exit codes: 0 success; 1 daemon not running or unreachable (or output not writable);
-                    2 bad usage or bad input; 3 the daemon refused or failed the call
-        """
-
     static func run(_ argv: [String]) async -> Int32 {
-        var arguments = CommandLineArguments(argv)
+        // Looked for before parsing, so that a usage error comes as JSON too.
+        let json = argv.prefix { $0 != "--" }.contains("--json")
         do {
-            if arguments.isEmpty {
-                throw CommandLineArguments.UsageError(description: "no command given\n\(usage)")
-            }
-            if arguments.takeFlag("--help") || arguments.takeFlag("-h") {
-                print(usage)
-                return 0
-            }
-            if arguments.takeSubcommand("rig") {
-                try RigCommand.run(&arguments)
-                return 0
-            }
-            let socketPath = arguments.takeValue("--socket")
-            if socketPath == nil, argv.contains("--socket") {
-                throw CommandLineArguments.UsageError(description: "--socket needs a value")
-            }
-            let daemon = DaemonContext(socketPath: socketPath, json: arguments.takeFlag("--json"))
-            if arguments.takeSubcommand("status") {
-                try await StatusCommand.run(&arguments, daemon)
-            } else if arguments.takeSubcommand("devices") {
-                try await DevicesCommand.run(&arguments, daemon)
-            } else if arguments.takeSubcommand("directions") {
-                try await DirectionsCommand.run(&arguments, daemon)
-            } else if arguments.takeSubcommand("watch") {
-                return try await WatchCommand.run(&arguments, daemon)
-            } else if arguments.takeSubcommand("pin") {
-                return try await PinCommand.pin(&arguments, daemon)
-            } else if arguments.takeSubcommand("unpin") {
-                try await PinCommand.unpin(&arguments, daemon)
-            } else if arguments.takeSubcommand("rotation") {
-                try await RotationCommand.run(&arguments, daemon)
-            } else if arguments.takeSubcommand("snapshot") {
-                try await SnapshotCommand.run(&arguments, daemon)
-            } else if arguments.takeSubcommand("metrics") {
-                try await MetricsCommand.run(&arguments, daemon)
-            } else if arguments.takeSubcommand("sim") {
-                try await SimCommand.run(&arguments, daemon)
-            } else {
-                let name = arguments.takePositional().map { "unknown command \"\($0)\"" } ?? "no command given"
-                throw CommandLineArguments.UsageError(description: "\(name) (see --help)")
-            }
-            return 0
-        } catch let error as FoldcamClientError {
-            switch error {
-            case .daemon:
-                report(error.isForbidden ? "the daemon refused the call: \(error)" : "the daemon returned an error: \(error)")
-                return 3
-            default:
-                report("\(error)")
-                return 1
-            }
-        } catch let error as RigCommand.OutputError {
-            report("\(error)")
-            return 1
+            return try await dispatch(try CommandLineParser.parse(argv, ControlCommandLine.spec))
         } catch {
-            report("\(error)")
-            return 2
+            let failure = Failure(error)
+            report(failure.message)
+            if json {
+                let object = JSONValue.object([("error", .object([
+                    ("code", .string(failure.code)), ("message", .string(failure.message)), ("exitCode", .int(Int(failure.exitCode))),
+                ]))])
+                FileHandle.standardOutput.write(Data((object.compactText + "\n").utf8))
+            }
+            return failure.exitCode
+        }
+    }
+
+    private static func dispatch(_ parsed: ParsedArguments) async throws -> Int32 {
+        var arguments = parsed
+        let daemon = DaemonContext(socketPath: arguments.value("--socket"), json: arguments.flag("--json"))
+        switch arguments.command {
+        case "--help": print(UsageText.render(ControlCommandLine.spec))
+        case "--version": print("foldcamctl \(BuildInfo.version) (revision \(BuildInfo.revision))")
+        case "rig render": try RigCommand.render(&arguments)
+        case "rig show": try RigCommand.show(&arguments)
+        case "rig list": try RigCommand.list(&arguments)
+        case "status": try await StatusCommand.run(&arguments, daemon)
+        case "devices": try await DevicesCommand.run(&arguments, daemon)
+        case "directions": try await DirectionsCommand.run(&arguments, daemon)
+        case "watch": try await WatchCommand.run(&arguments, daemon)
+        case "pin": return try await PinCommand.pin(&arguments, daemon)
+        case "unpin": try await PinCommand.unpin(&arguments, daemon)
+        case "rotation": try await RotationCommand.run(&arguments, daemon)
+        case "snapshot": try await SnapshotCommand.run(&arguments, daemon)
+        case "metrics": try await MetricsCommand.run(&arguments, daemon)
+        case let command where command.hasPrefix("sim "): try await SimCommand.run(&arguments, daemon)
+        case let command: preconditionFailure("\(command) is declared but not dispatched")
+        }
+        return ControlCommandLine.Exit.ok
+    }
+
+    /// An error as the user sees it: a code (the daemon's, or one of foldcamctl's own), a
+    /// message and the exit code.
+    struct Failure {
+        var code: String
+        var message: String
+        var exitCode: Int32
+
+        /// Daemon error codes that mean the request itself was wrong (exit 2, like a usage
+        /// error); every other code is the daemon refusing or failing the call (exit 1).
+        static let badInputCodes: Set<WireProtocol.ErrorCode> = [.parseError, .invalidRequest, .unknownMethod, .invalidParams, .tooLarge]
+
+        init(_ error: any Error) {
+            typealias Exit = ControlCommandLine.Exit
+            switch error {
+            case let error as UsageError:
+                self.init(code: "usage", message: error.description, exitCode: Exit.badInput)
+            case let error as FoldcamClientError:
+                switch error {
+                case .daemonNotRunning: self.init(code: "daemonNotRunning", message: error.description, exitCode: Exit.unreachable)
+                case .connectFailed: self.init(code: "connectFailed", message: error.description, exitCode: Exit.unreachable)
+                case .disconnected: self.init(code: "disconnected", message: error.description, exitCode: Exit.unreachable)
+                case .untrustedServer: self.init(code: "untrustedServer", message: error.description, exitCode: Exit.failure)
+                case .invalidReply: self.init(code: "invalidReply", message: error.description, exitCode: Exit.failure)
+                case .cancelled: self.init(code: "cancelled", message: error.description, exitCode: Exit.failure)
+                case let .daemon(code, message):
+                    let badInput = error.errorCode.map { Self.badInputCodes.contains($0) } ?? false
+                    let prefix = error.isForbidden ? "the daemon refused the call" : badInput ? "the daemon rejected the request" : "the daemon failed the call"
+                    self.init(code: code, message: "\(prefix): \(code): \(message)", exitCode: badInput ? Exit.badInput : Exit.failure)
+                }
+            case let error as OutputError:
+                self.init(code: "outputNotWritable", message: error.description, exitCode: Exit.failure)
+            default:
+                // Bad input read locally: a rig file, hinge settings.
+                self.init(code: "badInput", message: "\(error)", exitCode: Exit.badInput)
+            }
+        }
+
+        init(code: String, message: String, exitCode: Int32) {
+            self.code = code
+            self.message = message
+            self.exitCode = exitCode
         }
     }
 
     static func report(_ message: String) {
         FileHandle.standardError.write(Data("foldcamctl: \(message)\n".utf8))
     }
+}
+
+/// An output file could not be written (exit code 1: the input was fine).
+struct OutputError: Error, CustomStringConvertible {
+    var description: String
 }

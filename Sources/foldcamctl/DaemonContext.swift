@@ -30,12 +30,12 @@ struct DaemonContext {
     }
 }
 
-extension CommandLineArguments {
+extension ParsedArguments {
     /// A positional that must be one of `choices` (usage error otherwise).
     mutating func requireChoice(_ what: String, _ choices: [String]) throws -> String {
         let value = try requirePositional("\(what) (\(choices.joined(separator: "|")))")
         guard choices.contains(value) else {
-            throw UsageError(description: "\(what): expected \(choices.joined(separator: " or ")), got \"\(value)\"")
+            throw UsageError("\(what): expected \(choices.joined(separator: " or ")), got \"\(value)\"")
         }
         return value
     }
@@ -43,7 +43,7 @@ extension CommandLineArguments {
     mutating func requireNumber(_ what: String) throws -> Double {
         let text = try requirePositional(what)
         guard let value = Double(text), value.isFinite else {
-            throw UsageError(description: "\(what): expected a number, got \"\(text)\"")
+            throw UsageError("\(what): expected a number, got \"\(text)\"")
         }
         return value
     }

@@ -4,7 +4,7 @@ import FoldcamIO
 
 /// `foldcamctl devices`: the camera descriptors.
 enum DevicesCommand {
-    static func run(_ arguments: inout CommandLineArguments, _ daemon: DaemonContext) async throws {
+    static func run(_ arguments: inout ParsedArguments, _ daemon: DaemonContext) async throws {
         try arguments.finish()
         let devices = try await daemon.call("devices")
         if daemon.json { return daemon.printJSON(devices) }

@@ -4,8 +4,8 @@ import FoldcamIO
 
 /// `foldcamctl directions [--display D]`: which cameras face each display's viewer, and how.
 enum DirectionsCommand {
-    static func run(_ arguments: inout CommandLineArguments, _ daemon: DaemonContext) async throws {
-        let display = arguments.takeValue("--display")
+    static func run(_ arguments: inout ParsedArguments, _ daemon: DaemonContext) async throws {
+        let display = arguments.value("--display")
         try arguments.finish()
         let params: JSONValue = display.map { .object([("display", .string($0))]) } ?? .object([])
         let result = try await daemon.call("directions", params)

@@ -5,7 +5,7 @@ import FoldcamIO
 /// `foldcamctl metrics`: the daemon's metrics in Prometheus text format, the same text it
 /// writes for node_exporter (docs/metrics.md), for machines without one.
 enum MetricsCommand {
-    static func run(_ arguments: inout CommandLineArguments, _ daemon: DaemonContext) async throws {
+    static func run(_ arguments: inout ParsedArguments, _ daemon: DaemonContext) async throws {
         try arguments.finish()
         let reply = try await daemon.call("metrics")
         if daemon.json { return daemon.printJSON(reply) }

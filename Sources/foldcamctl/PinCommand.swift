@@ -8,8 +8,8 @@ import FoldcamIO
 /// ends it); `--persist` leaves a pin that outlives foldcamctl and daemon restarts, which
 /// `unpin` ends.
 enum PinCommand {
-    static func pin(_ arguments: inout CommandLineArguments, _ daemon: DaemonContext) async throws -> Int32 {
-        let persist = arguments.takeFlag("--persist")
+    static func pin(_ arguments: inout ParsedArguments, _ daemon: DaemonContext) async throws -> Int32 {
+        let persist = arguments.flag("--persist")
         let display = try arguments.requirePositional("display")
         try arguments.finish()
         let connection = try daemon.connect()
@@ -22,15 +22,15 @@ enum PinCommand {
             let lasts = persist ? "persisted: it stays after foldcamctl exits and across daemon restarts (foldcamctl unpin ends it)" : "held while foldcamctl runs (Ctrl-C ends it; --persist keeps it)"
             daemon.emit("pinned the view to \(display), \(lasts); viewed display \(Describe.viewed(posture["viewedDisplay"], pinned: posture["pinnedDisplay"])), virtual camera \(Describe.virtualCamera(virtualCamera))")
         }
-        guard !persist else { return 0 }
+        guard !persist else { return ControlCommandLine.Exit.ok }
         // Hold the connection: the events end when the daemon closes it (stopped, restarted).
         _ = try await connection.subscribe([.posture])
         for await _ in connection.events {}
         ControlTool.report("the daemon closed the connection; the pin on \(display) ended with it")
-        return 1
+        return ControlCommandLine.Exit.unreachable
     }
 
-    static func unpin(_ arguments: inout CommandLineArguments, _ daemon: DaemonContext) async throws {
+    static func unpin(_ arguments: inout ParsedArguments, _ daemon: DaemonContext) async throws {
         try arguments.finish()
         let connection = try daemon.connect()
         defer { connection.close() }

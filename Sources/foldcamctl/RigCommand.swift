@@ -5,34 +5,16 @@ import Foundation
 
 /// `foldcamctl rig ...`: look at rig descriptions (presets or files) without running the daemon.
 enum RigCommand {
-    /// The output file could not be written (exit code 1: the input was fine).
-    struct OutputError: Error, CustomStringConvertible {
-        var description: String
-    }
+    /// What `rig render -o` can write: SVG only, so a name promising another format is refused
+    /// rather than filled with SVG.
+    static let writableExtensions = [".svg"]
 
-    static func run(_ arguments: inout CommandLineArguments) throws {
-        if arguments.takeSubcommand("render") {
-            let settings = try arguments.takeValues("--hinge")
-            let output = try arguments.requireValue("-o")
-            let spec = try arguments.requirePositional("rig (a preset id or a .json file)")
-            try arguments.finish()
-            try render(spec: spec, settings: settings, output: output)
-        } else if arguments.takeSubcommand("show") {
-            let id = try arguments.requirePositional("preset id")
-            try arguments.finish()
-            guard let json = RigPresets.json(id) else {
-                throw CommandLineArguments.UsageError(description: "unknown preset \"\(id)\" (presets: \(RigPresets.ids.joined(separator: ", ")))")
-            }
-            print(json, terminator: json.hasSuffix("\n") ? "" : "\n")
-        } else if arguments.takeSubcommand("list") {
-            try arguments.finish()
-            for id in RigPresets.ids { print(id) }
-        } else {
-            throw CommandLineArguments.UsageError(description: "rig: expected render, show or list (see --help)")
-        }
-    }
-
-    private static func render(spec: String, settings: [String], output: String) throws {
+    static func render(_ arguments: inout ParsedArguments) throws {
+        let settings = arguments.values("--hinge")
+        let output = try arguments.requiredValue("-o")
+        let spec = try arguments.requirePositional("rig (a preset id or a .json file)")
+        try arguments.finish()
+        try OutputName.check(output, option: "-o", writes: "SVG", extensions: writableExtensions)
         let rig = try RigLoader.load(spec)
         let angles = try HingeSettings.angles(for: rig, settings: settings)
         let svg = RigRenderer.svg(rig: rig, angles: angles)
@@ -41,5 +23,31 @@ enum RigCommand {
         } else if !FileManager.default.createFile(atPath: output, contents: Data(svg.utf8)) {
             throw OutputError(description: "cannot write \(output) (check that its directory exists and is writable)")
         }
+    }
+
+    static func show(_ arguments: inout ParsedArguments) throws {
+        let id = try arguments.requirePositional("preset id")
+        try arguments.finish()
+        guard let json = RigPresets.json(id) else {
+            let hint = NearestName.suggestion(for: id, among: RigPresets.ids).map { "; did you mean \"\($0)\"?" } ?? ""
+            throw UsageError("unknown preset \"\(id)\"\(hint) (presets: \(RigPresets.ids.joined(separator: ", ")))")
+        }
+        print(json, terminator: json.hasSuffix("\n") ? "" : "\n")
+    }
+
+    static func list(_ arguments: inout ParsedArguments) throws {
+        try arguments.finish()
+        for id in RigPresets.ids { print(id) }
+    }
+}
+
+/// Output file names must promise the format written into them.
+enum OutputName {
+    static func check(_ name: String, option: String, writes format: String, extensions: [String], allowStandardOutput: Bool = true) throws(UsageError) {
+        if allowStandardOutput && name == "-" { return }
+        let lowered = name.lowercased()
+        guard !extensions.contains(where: { lowered.hasSuffix($0) }) else { return }
+        let names = extensions.map { "FILE\($0)" } + (allowStandardOutput ? ["- (standard output)"] : [])
+        throw UsageError("\(option.isEmpty ? "" : option + " ")\(name): this writes \(format) only; name the output \(names.joined(separator: " or "))")
     }
 }

@@ -4,7 +4,7 @@ import FoldcamIO
 
 /// `foldcamctl sim ...`: move the simulated daemon's sensors, switches and cameras.
 enum SimCommand {
-    static func run(_ arguments: inout CommandLineArguments, _ daemon: DaemonContext) async throws {
+    static func run(_ arguments: inout ParsedArguments, _ daemon: DaemonContext) async throws {
         let (method, params) = try request(&arguments)
         try arguments.finish()
         let posture = try await daemon.call(method, .object(params))
@@ -13,37 +13,35 @@ enum SimCommand {
     }
 
     /// The method and params a `sim` command line names.
-    static func request(_ arguments: inout CommandLineArguments) throws -> (String, [(String, JSONValue)]) {
-        if arguments.takeSubcommand("hinge") {
+    static func request(_ arguments: inout ParsedArguments) throws -> (String, [(String, JSONValue)]) {
+        switch arguments.command {
+        case "sim hinge":
             let hinge = try arguments.requirePositional("hinge id")
             return ("simulate.hinge", [("hinge", .string(hinge)), ("angle", .double(try arguments.requireNumber("angle in degrees")))])
-        }
-        if arguments.takeSubcommand("switch") {
+        case "sim switch":
             let name = try arguments.requireChoice("switch", ["lid", "tabletMode"])
             let state = try arguments.requireChoice("\(name) state", name == "lid" ? ["closed", "open"] : ["on", "off"])
             return ("simulate.switch", [("switch", .string(name)), ("state", .string(state))])
-        }
-        if arguments.takeSubcommand("gravity") {
+        case "sim gravity":
             return ("simulate.gravity", [("vector", try vector(&arguments))])
-        }
-        if arguments.takeSubcommand("accelerometer") {
+        case "sim accelerometer":
             let sensor = try arguments.requirePositional("accelerometer id")
             return ("simulate.accelerometer", [("accelerometer", .string(sensor)), ("reading", try vector(&arguments))])
-        }
-        for (word, method) in [("plug", "simulate.plug"), ("unplug", "simulate.unplug")] where arguments.takeSubcommand(word) {
-            return (method, [("camera", .string(try arguments.requirePositional("camera id")))])
-        }
-        if arguments.takeSubcommand("busy") {
+        case "sim plug":
+            return ("simulate.plug", [("camera", .string(try arguments.requirePositional("camera id")))])
+        case "sim unplug":
+            return ("simulate.unplug", [("camera", .string(try arguments.requirePositional("camera id")))])
+        case "sim busy":
             let camera = try arguments.requirePositional("camera id")
             return ("simulate.busy", [("camera", .string(camera)), ("busy", .bool(try arguments.requireChoice("busy", ["on", "off"]) == "on"))])
-        }
-        if arguments.takeSubcommand("sweep") {
+        case "sim sweep":
             return ("simulate.sweep", [("running", .bool(try arguments.requireChoice("sweep", ["on", "off"]) == "on"))])
+        case let command:
+            preconditionFailure("\(command) is not a sim command")
         }
-        throw CommandLineArguments.UsageError(description: "sim: expected hinge, switch, gravity, accelerometer, plug, unplug, busy or sweep (see --help)")
     }
 
-    private static func vector(_ arguments: inout CommandLineArguments) throws -> JSONValue {
+    private static func vector(_ arguments: inout ParsedArguments) throws -> JSONValue {
         .array([
             .double(try arguments.requireNumber("x")), .double(try arguments.requireNumber("y")), .double(try arguments.requireNumber("z")),
         ])

@@ -7,26 +7,23 @@ import Foundation
 /// (default: now), upright and unmirrored. TIMESTAMP is CLOCK_MONOTONIC nanoseconds, as a
 /// kiosk would record when its shutter button was pressed.
 enum SnapshotCommand {
-    struct WriteError: Error, CustomStringConvertible {
-        var description: String
-    }
-
-    static func run(_ arguments: inout CommandLineArguments, _ daemon: DaemonContext) async throws {
+    static func run(_ arguments: inout ParsedArguments, _ daemon: DaemonContext) async throws {
         var params: [(String, JSONValue)] = []
-        if let at = arguments.takeValue("--at") {
+        if let at = arguments.value("--at") {
             guard let nanoseconds = Int(at), nanoseconds >= 0 else {
-                throw CommandLineArguments.UsageError(description: "--at: expected CLOCK_MONOTONIC nanoseconds, got \"\(at)\"")
+                throw UsageError("--at: expected CLOCK_MONOTONIC nanoseconds, got \"\(at)\"")
             }
             params.append(("at", .int(nanoseconds)))
         }
         let output = try arguments.requirePositional("output file (.png)")
         try arguments.finish()
+        try OutputName.check(output, option: "", writes: "PNG", extensions: [".png"], allowStandardOutput: false)
         let result = try await daemon.call("snapshot", .object(params))
         guard let encoded = result["png"]?.stringValue, let png = Data(base64Encoded: encoded) else {
             throw FoldcamClientError.invalidReply("snapshot reply carries no PNG")
         }
         guard FileManager.default.createFile(atPath: output, contents: png) else {
-            throw RigCommand.OutputError(description: "cannot write \(output)")
+            throw OutputError(description: "cannot write \(output)")
         }
         if daemon.json {
             guard case let .object(members) = result else { return daemon.printJSON(result) }

@@ -4,7 +4,7 @@ import FoldcamIO
 
 /// `foldcamctl status`: everything at a glance.
 enum StatusCommand {
-    static func run(_ arguments: inout CommandLineArguments, _ daemon: DaemonContext) async throws {
+    static func run(_ arguments: inout ParsedArguments, _ daemon: DaemonContext) async throws {
         try arguments.finish()
         let connection = try daemon.connect()
         defer { connection.close() }

@@ -6,34 +6,46 @@ import Foundation
 /// `foldcamctl watch [TOPIC ...]`: one line per change until interrupted. Each topic's current
 /// value comes first; when the daemon restarts the watch reconnects and carries on.
 enum WatchCommand {
-    static func run(_ arguments: inout CommandLineArguments, _ daemon: DaemonContext) async throws -> Int32 {
+    static func run(_ arguments: inout ParsedArguments, _ daemon: DaemonContext) async throws {
         var topics: [Topic] = []
         while let name = arguments.takePositional() {
             guard let topic = Topic(rawValue: name) else {
-                throw CommandLineArguments.UsageError(description: "watch: unknown topic \"\(name)\" (topics: \(Topic.allCases.map(\.rawValue).joined(separator: ", ")))")
+                let names = Topic.allCases.map(\.rawValue)
+                let hint = NearestName.suggestion(for: name, among: names).map { "; did you mean \"\($0)\"?" } ?? ""
+                throw UsageError("watch: unknown topic \"\(name)\"\(hint) (topics: \(names.joined(separator: ", ")))")
             }
             topics.append(topic)
         }
         try arguments.finish()
         if topics.isEmpty { topics = Topic.allCases }
+        let wait = !arguments.flag("--no-wait")
         var connectedOnce = false
         var outageReported = false
         for await update in FoldcamClient.updates(topics: topics, socketPath: daemon.socketPath) {
             switch update {
             case let .connected(path):
-                if outageReported { ControlTool.report("reconnected to \(path)") }
+                if outageReported { ControlTool.report(connectedOnce ? "reconnected to \(path)" : "connected to \(path)") }
                 connectedOnce = true
                 outageReported = false
             case let .event(event):
                 daemon.emit(daemon.json ? rawLine(event) : line(event))
-            case let .disconnected(error, _):
-                // Absent at the start: say how to start it and exit 1. Later: ride it out.
-                guard connectedOnce else { throw error }
-                if !outageReported { ControlTool.report("\(error); reconnecting (Ctrl-C to stop)") }
+            case let .disconnected(error, retryIn):
+                if !connectedOnce {
+                    // Not up yet: wait for it (the feed retries with a growing delay) unless
+                    // --no-wait; any other failure (not allowed, untrusted server) is final.
+                    guard wait, case .daemonNotRunning = error else { throw error }
+                    ControlTool.report("\(error); waiting for it, retrying in \(seconds(retryIn)) (Ctrl-C to stop, --no-wait to fail at once)")
+                } else if !outageReported {
+                    ControlTool.report("\(error); reconnecting (Ctrl-C to stop)")
+                }
                 outageReported = true
             }
         }
-        return 0
+    }
+
+    static func seconds(_ duration: Duration) -> String {
+        let milliseconds = Int(duration / .milliseconds(1))
+        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(Double(milliseconds) / 1000) s"
     }
 
     static func rawLine(_ event: FoldcamEvent) -> String {

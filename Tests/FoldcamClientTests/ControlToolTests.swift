@@ -4,8 +4,8 @@ import FoldcamTestSupport
 import Glibc
 import Testing
 
-/// `foldcamctl` as a user runs it: output and exit codes (0 ok, 1 no daemon, 2 usage, 3 the
-/// daemon refused or failed the call).
+/// `foldcamctl` as a user runs it: output and exit codes (0 ok, 1 failure, 2 bad usage or bad
+/// input, 3 daemon unreachable: ControlCommandLine.Exit).
 @Suite(.serialized)
 struct ControlToolTests {
     struct Outcome {
@@ -26,18 +26,18 @@ struct ControlToolTests {
         return Outcome(code: code, stdout: child.stdout, stderr: child.stderr)
     }
 
-    @Test func absentDaemonExitsOneAndSaysHowToStartIt() async throws {
+    @Test func absentDaemonExitsThreeAndSaysHowToStartIt() async throws {
         let directory = try TemporaryDirectory()
         let path = directory.file("absent.sock")
-        for command in [["status"], ["devices"], ["pin", "outer"], ["watch"], ["sim", "hinge", "fold", "90"]] {
+        for command in [["status"], ["devices"], ["pin", "outer"], ["watch", "--no-wait"], ["sim", "hinge", "fold", "90"]] {
             let outcome = try await Self.run(["--socket", path] + command)
-            #expect(outcome.code == 1, "\(command): \(outcome.stderr)")
+            #expect(outcome.code == 3, "\(command): \(outcome.stderr)")
             #expect(outcome.stderr.contains("daemon not running at \(path)"))
             #expect(outcome.stderr.contains("FOLDCAM_SOCKET"))
         }
         // The environment variable is honoured too.
         let outcome = try await Self.run(["status"], environment: ["FOLDCAM_SOCKET": path])
-        #expect(outcome.code == 1)
+        #expect(outcome.code == 3)
         #expect(outcome.stderr.contains(path))
     }
 
@@ -89,7 +89,7 @@ struct ControlToolTests {
         #expect(pinned == .null, "the pin outlived foldcamctl")
         // --persist needs the daemon's state directory (this one has none).
         let persist = try await Self.run(socket + ["pin", "--persist", "outer"])
-        #expect(persist.code == 3 && persist.stderr.contains("no state directory"), "\(persist.code) \(persist.stderr)")
+        #expect(persist.code == 2 && persist.stderr.contains("no state directory"), "\(persist.code) \(persist.stderr)")
 
         let hinge = try await Self.run(socket + ["sim", "hinge", "fold", "0"])
         #expect(hinge.code == 0, "\(hinge.stderr)")
@@ -106,13 +106,16 @@ struct ControlToolTests {
         #expect(devices.code == 0)
         #expect(devices.stdout.contains("sim:duo:back"))
 
-        // Daemon errors: exit 3 with the code and message.
+        // Input the daemon rejects is bad input like a usage error: exit 2 with the code and message.
         let unknown = try await Self.run(socket + ["pin", "nowhere"])
-        #expect(unknown.code == 3)
+        #expect(unknown.code == 2)
         #expect(unknown.stderr.contains("invalidParams"))
         #expect(unknown.stderr.contains("nowhere"))
-        let badRotation = try await Self.run(socket + ["rotation", "outer", "45"])
-        #expect(badRotation.code == 3)
+        for degrees in ["45", "abc"] {
+            let badRotation = try await Self.run(socket + ["rotation", "outer", degrees])
+            #expect(badRotation.code == 2, "rotation outer \(degrees): \(badRotation.stderr)")
+            #expect(badRotation.stderr.contains("expected 0, 90, 180 or 270"))
+        }
     }
 
     @Test func watchPrintsEachChangeAndRidesOutARestart() async throws {

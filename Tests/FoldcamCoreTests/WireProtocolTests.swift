@@ -8,6 +8,19 @@ import Testing
     ]
     static let ids: [JSONValue] = [.int(1), .int(-9_007_199_254_740_991), .string("req \"7\""), .null]
 
+    /// What the refusal of a bad id says: the reason that applies, not a blanket "not a number".
+    @Test func idRefusalsSayWhatIsWrong() {
+        func message(_ line: String) -> String? {
+            guard case let .failure(failure) = WireProtocol.parseRequest(Array(line.utf8)[...]) else { return nil }
+            return failure.message
+        }
+        #expect(message(#"{"method": "hello"}"#)?.contains("it is missing") == true)
+        #expect(message(#"{"id": 1.5, "method": "hello"}"#)?.contains("\"1.5\" is not an integer") == true)
+        #expect(message(#"{"id": 1e20, "method": "hello"}"#)?.contains("is beyond ±10^15") == true)
+        #expect(message(#"{"id": null, "method": "hello"}"#)?.contains("found null") == true)
+        #expect(message(#"{"id": 2.0, "method": "hello"}"#) == nil, "an integral float is an integer id")
+    }
+
     @Test func replyLineIsTheEncodedReply() {
         for id in Self.ids {
             for value in Self.values {

@@ -62,3 +62,43 @@ struct DocsTests {
         }
     }
 }
+
+/// docs/protocol.md's error table has one row per code the daemon can send, and no other.
+@Suite("docs/protocol.md lists every error code")
+struct ErrorTableDocsTests {
+    @Test func errorTableMatchesTheErrorCodeEnum() {
+        let lines = readTextFile(DocsTests.repository + "/docs/protocol.md").split(separator: "\n")
+        let section = lines.drop { $0 != "## Errors" }.dropFirst().prefix { !$0.hasPrefix("## ") }
+        let documented = section.filter { $0.hasPrefix("| `") }.compactMap { $0.split(separator: "`").dropFirst().first.map(String.init) }
+        #expect(documented.count == Set(documented).count, "a code is listed twice: \(documented)")
+        let codes = WireProtocol.ErrorCode.allCases.map(\.rawValue)
+        #expect(Set(documented) == Set(codes), "documented \(documented.sorted()), the daemon's codes \(codes.sorted())")
+    }
+}
+
+/// docs/install.md never reloads udev rules that name group foldcam before the group exists:
+/// a block that installs foldcam's files by hand runs `systemd-sysusers` before
+/// `udevadm control --reload`; any other block that reloads comes after the package is installed
+/// (its postinst runs systemd-sysusers first).
+@Suite("docs/install.md creates the foldcam group before udev reads rules naming it")
+struct InstallOrderDocsTests {
+    @Test func sysusersBeforeUdevReload() {
+        let page = readTextFile(DocsTests.repository + "/docs/install.md")
+        let parts = page.split(separator: "```", omittingEmptySubsequences: false)
+        var packageInstalled = false
+        var reloads = 0
+        for (index, block) in parts.enumerated() where index % 2 == 1 && block.hasPrefix("sh\n") {
+            let lines = block.split(separator: "\n")
+            if let reload = lines.firstIndex(where: { $0.contains("udevadm control --reload") }) {
+                reloads += 1
+                let sysusers = lines.firstIndex { $0.contains("systemd-sysusers") }
+                // A block that installs foldcam's own rules is the route without the package.
+                let withoutPackage = lines.contains { $0.contains("70-foldcam.rules") || $0.contains("sysusers") }
+                let ordered = sysusers.map { $0 < reload } ?? false
+                #expect(withoutPackage ? ordered : packageInstalled || ordered, "install.md reloads udev rules before systemd-sysusers:\n\(block)")
+            }
+            if lines.contains(where: { $0.contains("apt-get install ./out/foldcam") }) { packageInstalled = true }
+        }
+        #expect(reloads >= 2, "install.md's udev steps were not found")
+    }
+}

@@ -28,11 +28,12 @@ final class SimulatedDaemon: Sendable {
     private let process = Mutex<ChildProcess?>(nil)
     private let starts = Mutex(0)
 
-    init(rig: String = "duo") async throws {
+    /// `started: false` only reserves the socket path (a client can wait for it); call `start()`.
+    init(rig: String = "duo", started: Bool = true) async throws {
         directory = try TemporaryDirectory()
         socketPath = directory.file("foldcam.sock")
         self.rig = rig
-        try await start()
+        if started { try await start() }
     }
 
     /// Starts foldcamd and waits until it answers `hello`.
