@@ -9,8 +9,10 @@ import FoldcamIO
 /// udev itself could not be read.
 public enum ProbeCommand {
     public static func run(_ options: DaemonOptions, json: Bool) throws -> Int32 {
-        let (config, rig) = try DaemonRunner.loadConfiguration(options)
+        let loaded = try LoadedConfiguration.load(options)
+        let (config, rig) = (loaded.config, loaded.rig)
         let log = Log(threshold: DaemonRunner.priority(config.logLevel) < .warning ? DaemonRunner.priority(config.logLevel) : .warning)
+        for warning in loaded.warnings { log.warning(warning) }
         let report: ProbeReport
         do {
             report = try DeviceProbe.run(rig: rig, settings: DeviceSettings(config: config), log: log)

@@ -55,6 +55,20 @@ import Testing
         #expect(config.stderr.contains("<3>config file \(directory.file("absent.json")) does not exist"), "\(config.stderr)")
     }
 
+    @Test func theDefaultConfigurationIsReadOrItsAbsenceIsAWarning() throws {
+        let directory = try TemporaryDirectory()
+        let outcome = try Self.check([], in: directory)
+        if access("/etc/foldcam/foldcam.json", F_OK) == 0 {
+            // An installed configuration: it is the one checked, and said so.
+            #expect(outcome.stdout.hasPrefix("configuration: /etc/foldcam/foldcam.json\n"), "\(outcome.stdout)")
+        } else {
+            #expect(outcome.code == 0, "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("<4>no configuration file /etc/foldcam/foldcam.json: using the defaults (rig duo, no control group)"), "\(outcome.stderr)")
+            #expect(outcome.stdout.contains("configuration valid: rig duo") && outcome.stdout.contains("(1 warning above)"), "\(outcome.stdout)")
+            #expect(try Self.check(["--strict"], in: directory).code == 2)
+        }
+    }
+
     @Test func anUnreadableConfigurationIsAnError() throws {
         // Root reads anything: as root the check runs as nobody, else as this user.
         let directory = try TemporaryDirectory()

@@ -113,7 +113,7 @@ public struct CameraInventory {
             if present[index] != toldPresent?[index] {
                 events.append(present[index] ? .cameraPlugged(camera: index) : .cameraUnplugged(camera: index))
             }
-            if busy[index] != (toldBusy?[index] ?? false) { events.append(.cameraBusy(camera: index, busy: busy[index])) }
+            if busy[index] != toldBusy?[index] { events.append(.cameraBusy(camera: index, busy: busy[index])) }
         }
         toldPresent = present
         toldBusy = busy
