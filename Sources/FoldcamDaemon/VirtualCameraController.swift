@@ -14,6 +14,9 @@ final class VirtualCameraController {
     /// Where each rig camera's frames come from (synthetic in simulate mode, a device node on
     /// hardware); nil when the camera has no device right now.
     var sourceOf: (String) -> VirtualCameraProducer.Source?
+    /// Called when the producer has the loopback open (reader detection starts then, so the
+    /// daemon's own opens are behind it).
+    var onOutputReady: (() -> Void)?
     /// Called when readiness may have changed.
     var onReadinessChange: (() -> Void)?
     /// Opens, failures and switch times for operators (docs/metrics.md).
@@ -24,6 +27,15 @@ final class VirtualCameraController {
     private var lastAngles: [Double] = []
     private var timing = SwitchTiming()
     private var wanted: String?
+    /// Whether the source runs (someone reads, or a snapshot waits); idle until the loopback's
+    /// readers are known (docs/virtual-camera.md, "Only while watched").
+    private(set) var demand = CameraDemand(grace: 2_000_000_000)
+    /// Whether the producer was told to show the idle frame since the camera last ran.
+    private var idleShown = false
+    /// The last decision, re-applied when the camera starts or stops.
+    private var engine: FoldEngine?
+    /// Told when `demand.deadline` changes (the owner arms a timer for `advanceDemand`).
+    var onDemandDeadline: ((UInt64?) -> Void)?
 
     init(producer: VirtualCameraProducer, log: Log, sourceOf: @escaping (String) -> VirtualCameraProducer.Source?) {
         self.producer = producer
@@ -31,11 +43,20 @@ final class VirtualCameraController {
         self.sourceOf = sourceOf
     }
 
-    var readiness: Readiness { switcher.readiness }
+    var readiness: Readiness { demand.running ? switcher.readiness : .idle }
     var feeding: String? { switcher.feeding }
 
     /// A new decision: the candidates, best first, and the capture rotation of each camera.
     func update(engine: FoldEngine) {
+        self.engine = engine
+        let before = readiness
+        guard demand.running else {
+            // Idle: every camera closed, the loopback keeps its idle frame.
+            perform(switcher.prewarm(nil))
+            perform(switcher.decide(candidates: []))
+            if readiness != before { onReadinessChange?() }
+            return
+        }
         let state = engine.state, rig = engine.rig, plan = engine.plan
         let candidates = plan.candidates(rig: rig, state: state.displays, viewedDisplay: state.viewedDisplay).map { rig.cameras[$0].id }
         rotations = Dictionary(uniqueKeysWithValues: rig.cameras.indices.map { (rig.cameras[$0].id, state.cameras[$0].captureRotation) })
@@ -44,7 +65,6 @@ final class VirtualCameraController {
         case let .interrupted(derived): reason = derived
         default: reason = .noForwardCamera
         }
-        let before = switcher.readiness
         if candidates.first != wanted {
             wanted = candidates.first
             timing.decided(wanted, at: MonotonicClock.nanoseconds)
@@ -53,7 +73,60 @@ final class VirtualCameraController {
         perform(switcher.prewarm(predictedSource(engine: engine, current: candidates.first)))
         // The camera being fed may have turned (gravity, mount): tell the producer.
         if let feeding = switcher.feeding { producer.send(.feed(camera: feeding, rotation: rotations[feeding] ?? 0)) }
-        if switcher.readiness != before { onReadinessChange?() }
+        if readiness != before { onReadinessChange?() }
+    }
+
+    // MARK: Demand
+
+    /// The number of applications reading the loopback changed.
+    func readersChanged(_ count: Int) {
+        let before = demand.readers
+        changeDemand { $0.readers(count, at: MonotonicClock.nanoseconds) }
+        if !demand.running && demand.readers == 0 && !idleShown {
+            // The producer writes nothing until told. With nobody reading: the idle frame, once
+            // (it keeps the loopback offering a picture to the next reader that opens).
+            idleShown = true
+            producer.send(.idle)
+        }
+        if count != before { log.info("virtual camera: \(count) reader\(count == 1 ? "" : "s")\(demand.running ? "" : count > 0 ? " (waiting for the opener to stay)" : "")") }
+    }
+
+    /// A snapshot needs a frame while nobody reads (the camera starts for it).
+    func snapshotBegan() { changeDemand { $0.snapshotBegan(at: MonotonicClock.nanoseconds) } }
+    func snapshotEnded() { changeDemand { $0.snapshotEnded(at: MonotonicClock.nanoseconds) } }
+
+    /// The demand's deadline passed (grace period over, an opener stayed).
+    func advanceDemand() { changeDemand { $0.advance(now: MonotonicClock.nanoseconds) } }
+
+    /// Sets the grace period and the opener settle time (before the first count).
+    func configureDemand(grace: UInt64, settle: UInt64) {
+        demand.grace = grace
+        demand.settle = settle
+    }
+
+    /// Runs `body` on the demand, starts or stops the camera as it says, and publishes the
+    /// readiness when it changed (`idle` and back).
+    private func changeDemand(_ body: (inout CameraDemand) -> CameraDemand.Change?) {
+        let before = readiness
+        apply(body(&demand))
+        if readiness != before { onReadinessChange?() }
+    }
+
+    private func apply(_ change: CameraDemand.Change?) {
+        onDemandDeadline?(demand.deadline)
+        guard let change else { return }
+        switch change {
+        case .start:
+            idleShown = false
+            log.info("virtual camera: starting the camera (\(demand.readers > 0 ? "a reader is watching" : "a snapshot needs a frame"))")
+        case .stop:
+            log.info("virtual camera: nobody is watching; the camera is off")
+            // Back to noSource; the switch timing starts afresh with the next reader.
+            wanted = nil
+            idleShown = true
+            producer.send(.idle)
+        }
+        if let engine { update(engine: engine) }
     }
 
     /// The source the virtual camera will switch to if a moving hinge keeps moving for
@@ -81,13 +154,14 @@ final class VirtualCameraController {
     /// The cameras present changed (hotplug): a camera that could not be opened, for instance
     /// because its device node was not known yet, is tried again.
     func devicesChanged() {
-        let before = switcher.readiness
+        guard demand.running else { return }
+        let before = readiness
         perform(switcher.retryFailed())
-        if switcher.readiness != before { onReadinessChange?() }
+        if readiness != before { onReadinessChange?() }
     }
 
     func handle(_ event: VirtualCameraProducer.Event) {
-        let before = switcher.readiness
+        let before = readiness
         switch event {
         case let .firstFrame(camera):
             timing.firstFrame(camera, at: MonotonicClock.nanoseconds)
@@ -98,10 +172,12 @@ final class VirtualCameraController {
             perform(switcher.failed(camera, reason: reason))
         case let .outputFailed(message):
             log.error("virtual camera output: \(message)")
+        case .outputReady:
+            onOutputReady?()
         case .stopped:
             break
         }
-        if switcher.readiness != before { onReadinessChange?() }
+        if readiness != before { onReadinessChange?() }
     }
 
     private func perform(_ actions: [SourceSwitcher.Action]) {
@@ -126,6 +202,8 @@ final class VirtualCameraController {
                 let report = timing.fed(camera, at: MonotonicClock.nanoseconds)
                 if let report { metrics?.switchFed(afterSeconds: Double(report.decisionToFeed) / 1e9) }
                 log.info("virtual camera now shows \(camera)\(report.map(Self.describe) ?? "")")
+            case .feedUnavailable where !demand.running:
+                producer.send(.idle)
             case .feedUnavailable:
                 producer.send(.feedUnavailable)
                 log.notice("virtual camera: no camera available; showing the 'camera unavailable' frame")
