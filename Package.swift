@@ -23,8 +23,8 @@ import PackageDescription
 // - The benchmark executables (FoldcamBench, FoldcamSocketBench) import Glibc to measure
 //   processes: clock_gettime, mallinfo2, spawning, signalling and pinning the processes they
 //   time. Their file reads go through Platform.
-// - foldcamd/main.swift (exit(3)) and FoldcamDaemon/DaemonRunner.swift (signal numbers) import
-//   Glibc for constants and process exit, not for system calls.
+// - foldcamd/main.swift imports Glibc for exit(3) only. Signals are named by Platform's
+//   SignalSource.Signal, so no module above Platform needs their numbers.
 let package = Package(
     name: "foldcam",
     products: [

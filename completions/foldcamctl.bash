@@ -60,7 +60,11 @@ _foldcamctl() {
     watch)
         COMPREPLY=($(compgen -W 'directions posture devices virtualCamera readiness' -- "$cur")) ;;
     pin)
-        [[ -z $sub ]] && COMPREPLY=($(compgen -W "$(_foldcamctl_query displays "${socket[@]}")" -- "$cur")) ;;
+        if [[ $cur == -* ]]; then
+            COMPREPLY=($(compgen -W '--persist' -- "$cur"))
+        elif [[ -z $sub || $sub == --persist ]]; then
+            COMPREPLY=($(compgen -W "$(_foldcamctl_query displays "${socket[@]}")" -- "$cur"))
+        fi ;;
     rotation)
         if [[ -z $sub ]]; then
             COMPREPLY=($(compgen -W "$(_foldcamctl_query displays "${socket[@]}")" -- "$cur"))

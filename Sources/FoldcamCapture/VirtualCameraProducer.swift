@@ -60,9 +60,12 @@ public final class VirtualCameraProducer: Sendable {
     public enum Event: Sendable, Equatable {
         case firstFrame(camera: String)
         case failed(camera: String, reason: Readiness.Reason, message: String)
+        /// The loopback could not be opened or written; nothing reaches readers until a restart.
         case outputFailed(message: String)
         /// The loopback is open for output: the daemon's own descriptors on it are in place.
         case outputReady
+        /// Something works less well than it should, but frames still flow (for the journal).
+        case degraded(message: String)
         case stopped
     }
 
@@ -170,7 +173,7 @@ public final class VirtualCameraProducer: Sendable {
                 setupThread = try setup.start()
             } catch {
                 // Cameras still work; their starts and stops then delay output ticks.
-                producer.events.post(.outputFailed(message: "no capture setup thread (\(error)); cameras start on the producer thread"))
+                producer.events.post(.degraded(message: "no capture setup thread (\(error)); cameras start on the producer thread"))
             }
             if let node = c.outputNode {
                 do {

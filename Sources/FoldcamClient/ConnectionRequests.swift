@@ -41,16 +41,21 @@ extension FoldcamConnection {
     }
 
     /// Tells the daemon which display the user looks at (the one the kiosk's window is on):
-    /// its forward camera then feeds the virtual camera, whatever the posture says.
+    /// its forward camera then feeds the virtual camera, whatever the posture says. The pin
+    /// lasts while this connection is open; with `persist` it outlives the connection and
+    /// daemon restarts until `unpinView(persisted: true)` (the newest pin wins; see
+    /// docs/protocol.md, "Pins").
     @discardableResult
-    public func pinView(display: String) async throws(FoldcamClientError) -> JSONValue {
-        try await request(method: "pinView", params: .object([("display", .string(display))]))
+    public func pinView(display: String, persist: Bool = false) async throws(FoldcamClientError) -> JSONValue {
+        var params: [(String, JSONValue)] = [("display", .string(display))]
+        if persist { params.append(("persist", .bool(true))) }
+        return try await request(method: "pinView", params: .object(params))
     }
 
-    /// Returns the choice of viewed display to the posture.
+    /// Ends this connection's pin, or with `persisted` the persisted pin, whoever made it.
     @discardableResult
-    public func unpinView() async throws(FoldcamClientError) -> JSONValue {
-        try await request(method: "unpinView")
+    public func unpinView(persisted: Bool = false) async throws(FoldcamClientError) -> JSONValue {
+        try await request(method: "unpinView", params: persisted ? .object([("persist", .bool(true))]) : .object([]))
     }
 
     /// Tells the daemon how the UI on `display` is rotated (0, 90, 180 or 270 degrees), so

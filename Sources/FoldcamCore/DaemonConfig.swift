@@ -38,6 +38,9 @@ public struct DaemonConfig: Sendable, Equatable {
     /// Frames a snapshot taken while nobody watches skips after the camera starts, while the
     /// sensor's exposure settles.
     public var snapshotSettleFrames: Int = 5
+    /// Where the persisted pin and screen rotations are kept. nil: systemd's $STATE_DIRECTORY
+    /// when set (the package's unit: /var/lib/foldcam), else nothing is kept.
+    public var stateDirectory: String?
 
     public enum CameraMode: String, Sendable, Equatable, CaseIterable {
         case virtual, individual
@@ -58,7 +61,7 @@ public struct DaemonConfig: Sendable, Equatable {
         let root = JSONCursor(value: value, path: "", collector: collector)
         var config = DaemonConfig()
         if root.isObject() {
-            root.checkKeys(["rig", "group", "maxClients", "maxClientsPerUser", "reservedClients", "requestTimeoutSeconds", "metricsDirectory", "metricsIntervalSeconds", "clientStuckSeconds", "logLevel", "seat", "loopbackLabel", "loopbackDevice", "sensorPollMilliseconds", "cameraMode", "cameraIdleGraceMilliseconds", "snapshotSettleFrames"])
+            root.checkKeys(["rig", "group", "maxClients", "maxClientsPerUser", "reservedClients", "requestTimeoutSeconds", "metricsDirectory", "metricsIntervalSeconds", "clientStuckSeconds", "logLevel", "seat", "loopbackLabel", "loopbackDevice", "sensorPollMilliseconds", "cameraMode", "cameraIdleGraceMilliseconds", "snapshotSettleFrames", "stateDirectory"])
             if let cursor = root.field("cameraMode"), let text = cursor.string() {
                 if let mode = CameraMode(rawValue: text) { config.cameraMode = mode } else { collector.add(cursor.path, "unknown mode \"\(text)\" (expected one of: virtual, individual)") }
             }
@@ -101,6 +104,9 @@ public struct DaemonConfig: Sendable, Equatable {
             if let label = root.field("loopbackLabel")?.string() { config.loopbackLabel = label }
             if let cursor = root.field("loopbackDevice"), let node = cursor.string() {
                 if node.hasPrefix("/dev/") { config.loopbackDevice = node } else { collector.add(cursor.path, "\"\(node)\" is not a device node (expected /dev/videoN)") }
+            }
+            if let cursor = root.field("stateDirectory"), cursor.value != .null, let directory = cursor.string() {
+                if directory.hasPrefix("/") { config.stateDirectory = directory } else { collector.add(cursor.path, "\"\(directory)\" is not an absolute path (the package's unit uses /var/lib/foldcam through StateDirectory=)") }
             }
             if let cursor = root.field("sensorPollMilliseconds"), let milliseconds = cursor.integer() {
                 if (10...1000).contains(milliseconds) { config.sensorPollMilliseconds = milliseconds } else { collector.add(cursor.path, "\(milliseconds) is out of range (10 to 1000)") }

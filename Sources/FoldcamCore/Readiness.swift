@@ -3,6 +3,15 @@
 public enum Readiness: Sendable, Equatable {
     public enum Reason: String, Sendable {
         case busy, unplugged, occluded, noForwardCamera, error
+        /// Hardware mode, virtual camera: no v4l2loopback node to write to (none has the
+        /// configured card label, or loopbackDevice is not one).
+        case noLoopback
+        /// The pool's cameras share no mode, so the virtual camera has no format.
+        case noCommonFormat
+        /// The pool's common mode is not one the producer writes (NV12, YUYV).
+        case unsupportedFormat
+        /// The loopback could not be opened or written to; the journal names the call.
+        case outputFailed
     }
 
     case ready

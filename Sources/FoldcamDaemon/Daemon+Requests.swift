@@ -7,6 +7,7 @@ import FoldcamPlatform
 extension Daemon: RequestHandling {
     func clientLeft(sessionID: Int) {
         snapshots?.clientLeft(sessionID: sessionID)
+        releasePins(of: sessionID)
     }
 
     func abandonPendingRequests() -> [(sessionID: Int, requestID: JSONValue)] {
@@ -29,7 +30,12 @@ extension Daemon: RequestHandling {
             }
         }
         do {
-            return .success(try route(method, request, params))
+            switch method {
+            case .pinView: try pinView(params, session: session)
+            case .unpinView: try unpinView(params, session: session)
+            default: return .success(try route(method, request, params))
+            }
+            return .success(.encoded(publishedValue(of: .posture)))
         } catch {
             return .failure(error)
         }
@@ -51,6 +57,7 @@ extension Daemon: RequestHandling {
             guard case var .object(members) = StateEncoder.encode(engine.state, rig: rig, plan: engine.plan) else { return .value(.null) }
             members.insert(("rig", .string(rig.id)), at: 0)
             members.append(("readiness", readiness.json))
+            members.append(("pins", pinsJSON))
             members.append(("seq", .int(seq)))
             return .value(.object(members))
         case .directions:
@@ -66,20 +73,15 @@ extension Daemon: RequestHandling {
             }
             // Kept current after every change (see publish): no need to encode it again.
             return .encoded(publishedValue(of: .directions))
-        case .pinView:
-            apply(.pinView(display: try params.id("display", in: rig.displays.map(\.id), kind: "display")))
-            return .encoded(publishedValue(of: .posture))
-        case .unpinView:
-            apply(.pinView(display: nil))
-            return .encoded(publishedValue(of: .posture))
         case .setScreenRotation:
             let display = try params.id("display", in: rig.displays.map(\.id), kind: "display")
             let degrees = try params.number("rotation")
             guard [0, 90, 180, 270].contains(degrees) else { throw params.failure("params.rotation: \(degrees) is not one of 0, 90, 180, 270") }
             apply(.screenRotation(display: display, degrees: Int(degrees)))
+            saveState()
             return .value(StateEncoder.display(display, engine.state, rig: rig, includeTheta: false))
-        case .subscribe, .unsubscribe, .snapshot:
-            // The server answers subscriptions; snapshots are deferred (see handle).
+        case .subscribe, .unsubscribe, .snapshot, .pinView, .unpinView:
+            // The server answers subscriptions; snapshots and pins are handled in `handle`.
             throw WireProtocol.Failure(id: request.id, code: .internalError, message: "\(method.rawValue) is not routed here")
         default:
             return try simulate(method, request, params)

@@ -28,6 +28,10 @@ final class Daemon {
     /// Called when a client takes over the simulated hinge (stops the demo sweep).
     var onManualHinge: (() -> Void)?
     var sweepControl: ((Bool) -> Bool)?
+    /// Who pins the viewed display (Daemon+Pins.swift).
+    var pins = PinBoard()
+    /// Where the persisted pin and screen rotations are kept; nil keeps nothing.
+    var stateStore: StateStore?
 
     static let version = BuildInfo.version
 
@@ -36,18 +40,37 @@ final class Daemon {
         self.metrics = metrics
         engine = FoldEngine(rig: rig)
         // Hardware mode starts empty: the device layer's first inventory fills it before READY=1.
+        // Until a node answers for a camera it is unplugged: nothing is reported unobserved.
         descriptors = mode == .simulate ? CameraDescriptor.simulated(rig) : []
         self.log = log
+        if mode == .hardware {
+            for camera in rig.cameras.indices { _ = engine.apply(.cameraUnplugged(camera: camera)) }
+        }
         for topic in Topic.allCases { published[topic] = EncodedJSON(currentValue(of: topic)) }
     }
 
     var rig: Rig { engine.rig }
     var simulates: Bool { mode == .simulate }
     var currentSeq: Int { seq }
-    /// The running producer's view when there is one, else what the decision alone implies.
+    /// The running producer's view when there is one. Without one, on hardware in virtual mode
+    /// no frame can reach a reader: interrupted, with what to fix. Otherwise (simulation,
+    /// individual mode) what the decision alone implies.
     var readiness: Readiness {
         if stopping { return .stopped }
-        return virtualCamera?.readiness ?? Readiness.derived(from: engine.state)
+        if let virtualCamera { return virtualCamera.readiness }
+        if virtualCameraRebuilding { return .switching }
+        if let virtualCameraProblem { return .interrupted(virtualCameraProblem) }
+        return Readiness.derived(from: engine.state)
+    }
+    /// Why the virtual camera's producer did not start (hardware mode, virtual camera mode):
+    /// set by `VirtualCameraSetup`.
+    var virtualCameraProblem: Readiness.Reason? {
+        didSet { publish(candidates: [.readiness]) }
+    }
+    /// A reload is replacing the virtual camera's producer (`CameraService`): frames resume
+    /// once the new one starts.
+    var virtualCameraRebuilding = false {
+        didSet { publish(candidates: [.readiness]) }
     }
     private var stopping = false
 
@@ -144,14 +167,27 @@ final class Daemon {
         let old = engine
         engine = FoldEngine(rig: newRig, plan: plan)
         descriptors = mode == .simulate ? CameraDescriptor.simulated(newRig) : []
+        if mode == .hardware {
+            // What was observed stays true for cameras of both rigs until the new device thread's
+            // inventory says otherwise; a camera new to the rig is unplugged until a node answers.
+            for (index, camera) in newRig.cameras.enumerated() {
+                let before = old.rig.cameraIndex(camera.id).map { old.state.cameras[$0].unavailable }
+                if before == nil || before == .unplugged { _ = engine.apply(.cameraUnplugged(camera: index)) }
+                if before == .busy { _ = engine.apply(.cameraBusy(camera: index, busy: true)) }
+            }
+        }
         for (index, display) in old.rig.displays.enumerated() {
             if let newIndex = newRig.displayIndex(display.id), old.state.screenRotations[index] != 0 {
                 _ = engine.apply(.screenRotation(display: newIndex, degrees: old.state.screenRotations[index]))
             }
         }
-        if let pinned = old.state.pinnedDisplay, let newIndex = newRig.displayIndex(old.rig.displays[pinned].id) {
+        for dropped in pins.keep(where: { newRig.displayIndex($0) != nil }) {
+            log.notice("pin: rig \(newRig.id) has no display \(dropped.display); the pin by \(Self.describe(dropped.owner)) ended")
+        }
+        if let pinned = pins.inForce, let newIndex = newRig.displayIndex(pinned.display) {
             _ = engine.apply(.pinView(display: newIndex))
         }
+        saveState()
         for (index, hinge) in old.rig.hinges.enumerated() {
             if let newIndex = newRig.hingeIndex(hinge.id), old.state.hingeSources[index] != .initial {
                 _ = engine.apply(.hingeAngle(hinge: newIndex, degrees: old.state.hingeAngles[index]))

@@ -2,7 +2,6 @@ import FoldcamCapture
 import FoldcamCore
 import FoldcamIO
 import FoldcamPlatform
-import Glibc
 
 /// How foldcamd was asked to run.
 public struct DaemonOptions: Sendable {
@@ -40,21 +39,11 @@ public final class DaemonRunner {
         log = Log()
     }
 
-    /// Loads and validates config and rig (also what `--check-config` runs).
+    /// Loads and validates config and rig (`LoadedConfiguration`: relative paths resolved
+    /// against the configuration file's directory).
     public static func loadConfiguration(_ options: DaemonOptions) throws -> (DaemonConfig, Rig) {
-        var config = DaemonConfig()
-        let path = options.configPath ?? DaemonOptions.defaultConfigPath
-        let explicit = options.configPath != nil
-        if explicit || (options.rig == nil && !options.simulate && FileManagerShim.exists(path)) {
-            let text = try RigLoader.readText(path, what: "config file")
-            do {
-                config = try DaemonConfig.decode(json: text)
-            } catch {
-                throw RigLoader.LoadError(description: "config file \(path) is invalid:\n" + error.errors.map { "  \($0)" }.joined(separator: "\n"))
-            }
-        }
-        if let rig = options.rig { config.rig = rig }
-        return (config, try RigLoader.load(config.rig))
+        let loaded = try LoadedConfiguration.load(options)
+        return (loaded.config, loaded.rig)
     }
 
     public func run() -> Int32 {
@@ -73,10 +62,12 @@ public final class DaemonRunner {
     /// reverse order.
     private func serve() throws -> Int32 {
         // Signals first, before any thread exists, so all threads inherit the blocked mask.
-        let signals = try SignalSource([SIGTERM, SIGINT, SIGHUP])
-        let rig: Rig
-        (config, rig) = try Self.loadConfiguration(options)
+        let signals = try SignalSource([.terminate, .interrupt, .hangUp])
+        let loaded = try LoadedConfiguration.load(options)
+        let rig = loaded.rig
+        config = loaded.config
         log.threshold = Self.priority(config.logLevel)
+        for warning in loaded.warnings { log.warning(warning) }
         try Self.ensureDescriptors(for: config, log: log)
 
         let loop = try EventLoop()
@@ -89,6 +80,8 @@ public final class DaemonRunner {
         let daemon = Daemon(mode: options.simulate ? .simulate : .hardware, rig: rig, metrics: metrics, log: log)
         server.handler = daemon
         daemon.server = server
+        daemon.stateStore = stateStore()
+        daemon.restoreState()
         services.add(daemon)
         daemon.snapshots = try startSnapshots(loop: loop, server: server)
         if options.printDecisions { printDecisions(of: daemon) }
@@ -99,11 +92,11 @@ public final class DaemonRunner {
             let inputs = try HardwareInputs(daemon: daemon, loop: loop, config: config, log: log)
             services.add(inputs)
         }
-        let producer = try startCameras(loop: loop, daemon: daemon, server: server)
-        services.add(CameraModeService(config: config, plan: daemon.engine.plan, producer: producer))
+        let cameras = try CameraService(daemon: daemon, server: server, loop: loop, config: config, explicitNode: options.loopback, log: log)
+        services.add(cameras)
 
-        let report = { [unowned daemon, unowned server] (lastWrite: Double?) in
-            MetricsReport.text(.init(daemon: daemon, clients: server.clientCount, metrics: metrics, producer: producer?.stats, startTime: startTime, lastWriteSeconds: lastWrite))
+        let report = { [unowned daemon, unowned server, unowned cameras] (lastWrite: Double?) in
+            MetricsReport.text(.init(daemon: daemon, clients: server.clientCount, metrics: metrics, producer: cameras.producerStatistics, startTime: startTime, lastWriteSeconds: lastWrite))
         }
         let exporter = try MetricsExporter(loop: loop, log: log, report: report)
         exporter.configure(directory: config.metricsDirectory, interval: .seconds(config.metricsIntervalSeconds))
@@ -120,10 +113,10 @@ public final class DaemonRunner {
         try loop.register(signals.descriptor) { [unowned self] _ in
             for signal in signals.pending() {
                 switch signal {
-                case SIGHUP:
+                case .hangUp:
                     self.beginReload(reloads, notifier: notifier)
                 default:
-                    self.log.notice("received \(signal == SIGTERM ? "SIGTERM" : "SIGINT"); stopping")
+                    self.log.notice("received \(signal); stopping")
                     notifier.notify("STOPPING=1")
                     daemon.markStopping()
                     loop.stop()
@@ -141,6 +134,17 @@ public final class DaemonRunner {
         loop.removeAllHandlers()
         log.info("foldcamd stopped")
         return 0
+    }
+
+    /// The state directory: the config's, else systemd's (`StateDirectory=` sets
+    /// $STATE_DIRECTORY, a colon-separated list; the first is ours), else none.
+    private func stateStore() -> StateStore? {
+        let systemd = environment["STATE_DIRECTORY"].flatMap { $0.split(separator: ":").first.map(String.init) }
+        guard let directory = config.stateDirectory ?? systemd else {
+            log.info("no state directory (stateDirectory, or StateDirectory= under systemd): a persisted pin is refused, and screen rotations start at 0")
+            return nil
+        }
+        return StateStore(directory: directory, log: log)
     }
 
     /// Snapshots are encoded on a worker; their replies come back through the loop.
@@ -179,23 +183,6 @@ public final class DaemonRunner {
         if options.exitAfterSweep { sweep.onFinished = { loop.stop() } }
         if options.sweep && !sweep.set(running: true) { log.notice("rig \(rig.id) has no hinges: nothing to sweep") }
         return sweep
-    }
-
-    /// The virtual camera's producer, or individual mode's sensor flips.
-    private func startCameras(loop: EventLoop, daemon: Daemon, server: ControlServer) throws -> VirtualCameraProducer? {
-        if config.cameraMode == .individual {
-            let control = try IndividualCameraControl(log: log)
-            try loop.register(control.results.descriptor) { [unowned daemon] _ in
-                for result in control.results.drain() where control.handle(result) { daemon.publish(candidates: [.devices]) }
-            }
-            daemon.individual = control
-            log.info("individual camera mode: clients open the cameras; sensors are flipped when a capture needs 180°")
-            return nil
-        }
-        guard let snapshots = daemon.snapshots else { return nil }
-        let producer = try VirtualCameraSetup.start(daemon: daemon, loop: loop, snapshots: snapshots, config: config, explicitNode: options.loopback, log: log)
-        server.authorizer.cameraGroup = producer.flatMap { $0.configuration.outputNode }.flatMap { Self.cameraGroup(of: $0) }
-        return producer
     }
 
     private func makeListener() throws -> UnixListener {
@@ -289,8 +276,4 @@ public final class DaemonRunner {
         default: return .info
         }
     }
-}
-
-enum FileManagerShim {
-    static func exists(_ path: String) -> Bool { access(path, F_OK) == 0 }
 }

@@ -54,7 +54,7 @@ final class HardwareInputs {
             case let .cameras(descriptors): daemon.replaceDescriptors(descriptors)
             case let .input(event): daemon.apply(event)
             case .inventoryComplete: log.debug("device inventory complete")
-            case let .failed(reason): log.error("\(reason); serving the rig's declared defaults")
+            case let .failed(reason): log.error("\(reason); cameras not seen stay unplugged, hinges at the rig's declared defaults")
             }
         }
     }

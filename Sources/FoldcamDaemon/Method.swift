@@ -39,8 +39,10 @@ enum Method: String, CaseIterable {
     /// nearest valid one (docs/protocol.md), so a typo never silently changes the meaning.
     var parameterNames: [String] {
         switch self {
-        case .hello, .devices, .state, .unpinView, .metrics: return []
-        case .directions, .pinView: return ["display"]
+        case .hello, .devices, .state, .metrics: return []
+        case .directions: return ["display"]
+        case .pinView: return ["display", "persist"]
+        case .unpinView: return ["persist"]
         case .subscribe, .unsubscribe: return ["topics"]
         case .snapshot: return ["at"]
         case .setScreenRotation: return ["display", "rotation"]

@@ -32,6 +32,12 @@ struct Params {
         return flag
     }
 
+    func optionalBool(_ key: String) throws(WireProtocol.Failure) -> Bool? {
+        guard let value = request.params[key], value != .null else { return nil }
+        guard case let .bool(flag) = value else { throw failure("params.\(key): expected true or false, found \(value.kindDescription)") }
+        return flag
+    }
+
     func vector(_ key: String) throws(WireProtocol.Failure) -> Vector3 {
         guard case let .array(items)? = request.params[key], items.count == 3,
               let x = items[0].numberValue, let y = items[1].numberValue, let z = items[2].numberValue else {

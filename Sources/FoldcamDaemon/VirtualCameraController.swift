@@ -19,6 +19,8 @@ final class VirtualCameraController {
     var onOutputReady: (() -> Void)?
     /// Called when readiness may have changed.
     var onReadinessChange: (() -> Void)?
+    /// Called once the producer has stopped and closed every device (a reload's rebuild waits for it).
+    var onStopped: (() -> Void)?
     /// Opens, failures and switch times for operators (docs/metrics.md).
     var metrics: DaemonMetrics?
     private var rotations: [String: Int] = [:]
@@ -36,6 +38,9 @@ final class VirtualCameraController {
     private var engine: FoldEngine?
     /// Told when `demand.deadline` changes (the owner arms a timer for `advanceDemand`).
     var onDemandDeadline: ((UInt64?) -> Void)?
+    /// Unregisters what the event loop watches for this controller (its reader count and its
+    /// grace timer); called when the camera side is torn down (a reload rebuilds it).
+    var detachFromLoop: (() -> Void)?
 
     init(producer: VirtualCameraProducer, log: Log, sourceOf: @escaping (String) -> VirtualCameraProducer.Source?) {
         self.producer = producer
@@ -43,7 +48,12 @@ final class VirtualCameraController {
         self.sourceOf = sourceOf
     }
 
-    var readiness: Readiness { demand.running ? switcher.readiness : .idle }
+    /// Set once the loopback failed: a camera's frames then reach no reader, so nothing is ready.
+    private(set) var outputBroken = false
+
+    /// Ready only while a camera's frames reach the loopback (docs/virtual-camera.md, "Readiness");
+    /// idle while nobody reads it.
+    var readiness: Readiness { outputBroken ? .interrupted(.outputFailed) : demand.running ? switcher.readiness : .idle }
     var feeding: String? { switcher.feeding }
 
     /// A new decision: the candidates, best first, and the capture rotation of each camera.
@@ -97,6 +107,12 @@ final class VirtualCameraController {
 
     /// The demand's deadline passed (grace period over, an opener stayed).
     func advanceDemand() { changeDemand { $0.advance(now: MonotonicClock.nanoseconds) } }
+
+    /// The grace period after the last reader left, nanoseconds (a reload may change it).
+    var demandGrace: UInt64 {
+        get { demand.grace }
+        set { demand.grace = newValue }
+    }
 
     /// Sets the grace period and the opener settle time (before the first count).
     func configureDemand(grace: UInt64, settle: UInt64) {
@@ -171,11 +187,14 @@ final class VirtualCameraController {
             metrics?.cameraOpenFailed(camera)
             perform(switcher.failed(camera, reason: reason))
         case let .outputFailed(message):
-            log.error("virtual camera output: \(message)")
+            log.error("virtual camera output: \(message); readiness stays interrupted (outputFailed) until the daemon is restarted")
+            outputBroken = true
+        case let .degraded(message):
+            log.warning("virtual camera: \(message)")
         case .outputReady:
             onOutputReady?()
         case .stopped:
-            break
+            onStopped?()
         }
         if readiness != before { onReadinessChange?() }
     }

@@ -7,20 +7,33 @@ import FoldcamVideo
 
 /// Starts the virtual camera producer when there is a loopback device to feed: the one named
 /// on the command line or in the config, or the one udev lists with the configured card label. Without one the
-/// daemon still decides and serves (and simulate-mode snapshots are drawn on demand).
+/// daemon still decides and serves (and simulate-mode snapshots are drawn on demand); on
+/// hardware its readiness then says what to fix (`Daemon.virtualCameraProblem`).
 enum VirtualCameraSetup {
-    static func start(daemon: Daemon, loop: EventLoop, snapshots: SnapshotService, config: DaemonConfig, explicitNode: String?, log: Log) throws -> VirtualCameraProducer? {
-        let node = explicitNode ?? config.loopbackDevice ?? LoopbackLocator.find(label: config.loopbackLabel)
-        guard let node else {
-            log.info("virtual camera: no v4l2loopback device labelled \"\(config.loopbackLabel)\"; deciding without a producer (load v4l2loopback with card_label=\"\(config.loopbackLabel)\" to enable it)")
-            return nil
-        }
+    static func start(daemon: Daemon, loop: EventLoop, snapshots: SnapshotService, config: DaemonConfig, explicitNode: String?, log: Log) throws -> (VirtualCameraProducer, VirtualCameraController)? {
         guard let mode = daemon.engine.plan.format else {
-            log.error("virtual camera: the pool's cameras share no mode; the producer cannot start")
+            if daemon.engine.plan.pool.isEmpty {
+                log.notice("virtual camera: rig \(daemon.rig.id) has no camera in its pool; no producer")
+                return nil
+            }
+            log.error("virtual camera: the pool's cameras (\(daemon.engine.plan.pool.map { daemon.rig.cameras[$0].id }.joined(separator: ", "))) share no mode; the producer cannot start (give them a common format in the rig; foldcamd --check-config shows each camera's)")
+            daemon.virtualCameraProblem = .noCommonFormat
             return nil
         }
         guard let format = PixelFormat(rawValue: mode.pixelFormat), format.accepts(width: mode.width, height: mode.height) else {
             log.error("virtual camera: format \(mode) is not one the producer handles (NV12, YUYV)")
+            daemon.virtualCameraProblem = .unsupportedFormat
+            return nil
+        }
+        let node = explicitNode ?? config.loopbackDevice ?? LoopbackLocator.find(label: config.loopbackLabel)
+        guard let node else {
+            let fix = "load v4l2loopback with card_label=\"\(config.loopbackLabel)\" to enable it"
+            if daemon.mode == .hardware {
+                log.warning("virtual camera: no v4l2loopback device labelled \"\(config.loopbackLabel)\"; readiness stays interrupted (noLoopback): \(fix), then restart foldcamd")
+                daemon.virtualCameraProblem = .noLoopback
+            } else {
+                log.info("virtual camera: no v4l2loopback device labelled \"\(config.loopbackLabel)\"; deciding without a producer (\(fix))")
+            }
             return nil
         }
         let producer = try VirtualCameraProducer(configuration: .init(
@@ -43,7 +56,7 @@ enum VirtualCameraSetup {
         snapshots.camera = controller
         daemon.virtualCamera = controller
         log.info("virtual camera: feeding \(node) with \(mode)")
-        return producer
+        return (producer, controller)
     }
 
     /// Counts the loopback's readers once the producer has it open (its own opens then lie
@@ -55,6 +68,13 @@ enum VirtualCameraSetup {
         try loop.register(timer.descriptor) { [unowned controller] _ in
             _ = timer.acknowledge()
             controller.advanceDemand()
+        }
+        // What the loop watches for this controller, let go when the camera side is torn down.
+        var watched: [FileDescriptor] = [timer.descriptor]
+        controller.detachFromLoop = { [unowned loop] in
+            for descriptor in watched { loop.unregister(descriptor) }
+            watched.removeAll()
+            timer.cancel()
         }
         controller.onDemandDeadline = { deadline in
             guard let deadline else { return timer.cancel() }
@@ -78,6 +98,7 @@ enum VirtualCameraSetup {
                 try loop.register(readers.descriptor, interest: readers.interest) { [unowned controller] _ in
                     controller.readersChanged(readers.update())
                 }
+                watched.append(readers.descriptor)
             } catch {
                 log.error("virtual camera: cannot watch \(node)'s readers (\(error)); the camera runs all the time")
                 controller.readersChanged(1)

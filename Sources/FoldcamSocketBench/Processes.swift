@@ -69,7 +69,7 @@ enum EchoServer {
         do {
             let loop = try EventLoop()
             let listener = try UnixListener(path: path)
-            let signals = try SignalSource([SIGTERM, SIGINT])
+            let signals = try SignalSource([.terminate, .interrupt])
             var clients: [Int32: (UnixConnection, [UInt8])] = [:]
             // One receive buffer for every read, as the daemon has.
             var chunk = [UInt8](repeating: 0, count: 16 * 1024)

@@ -15,7 +15,9 @@ enum ControlTool {
           directions [--display D]        which cameras face each display's viewer (or D's only)
           watch [TOPIC ...]               one line per change, live; reconnects when the daemon restarts
                                           (topics: \(Topic.allCases.map(\.rawValue).joined(separator: ", ")); default all)
-          pin D | unpin                   pin the viewed display to D (a kiosk's window is on D) / undo
+          pin [--persist] D | unpin       pin the viewed display to D (a kiosk's window is on D): held
+                                          while foldcamctl runs, or with --persist kept across
+                                          restarts until unpin
           rotation D DEG                  tell the daemon D's UI is rotated DEG (0, 90, 180, 270)
           snapshot [--at NS] OUT.png      the virtual camera's frame nearest CLOCK_MONOTONIC time NS
                                           (default now; kept 0.5 s), upright and unmirrored
@@ -74,7 +76,7 @@ enum ControlTool {
             } else if arguments.takeSubcommand("watch") {
                 return try await WatchCommand.run(&arguments, daemon)
             } else if arguments.takeSubcommand("pin") {
-                try await PinCommand.pin(&arguments, daemon)
+                return try await PinCommand.pin(&arguments, daemon)
             } else if arguments.takeSubcommand("unpin") {
                 try await PinCommand.unpin(&arguments, daemon)
             } else if arguments.takeSubcommand("rotation") {

@@ -11,7 +11,7 @@ let usage = """
            foldcamd --probe [--config FILE | --rig ID|FILE] [--json]
            foldcamd --simulate [--rig ID|FILE] [--sweep] [--cycles N] [--step-ms N] [--socket PATH] [--quiet]
            foldcamd scenario --rig ID|FILE --script FILE|-
-           foldcamd --check-config [--config FILE | --rig ID|FILE]
+           foldcamd --check-config [--config FILE | --rig ID|FILE] [--strict]
            foldcamd --list-rigs | --version | --help
 
       --simulate      serve a simulated rig (default: duo) on the socket; sensors and plug
@@ -27,8 +27,11 @@ let usage = """
       --config FILE   daemon configuration (default /etc/foldcam/foldcam.json)
       scenario        apply a scripted list of inputs; print one JSON state per step
       --probe         list the cameras, IIO sensors and switches present and why each was
-                      classified as it was (rig camera, position and rotation sources); --json too
-      --check-config  validate the configuration and rig, then exit (0 valid, 2 invalid)
+                      classified as it was, and each rig camera, hinge sensor, accelerometer
+                      and switch as found, missing or failed; --json too. Exit 0 when the rig
+                      has what it needs, 3 when something it needs is missing or failed
+      --check-config  check the configuration and rig as the daemon would load them, then exit:
+                      0 valid (warnings listed), 2 invalid; --strict makes warnings errors
     built-in rigs: \(RigPresets.ids.joined(separator: ", "))
     signals: SIGTERM/SIGINT stop cleanly; SIGHUP reloads the configuration and rig
     """
@@ -66,9 +69,9 @@ do {
         var options = DaemonOptions()
         options.configPath = arguments.takeValue("--config")
         options.rig = arguments.takeValue("--rig")
+        let strict = arguments.takeFlag("--strict")
         try arguments.finish()
-        let (config, rig) = try DaemonRunner.loadConfiguration(options)
-        print("configuration valid: rig \(rig.id) (\(rig.panels.count) panels, \(rig.displays.count) displays, \(rig.cameras.count) cameras, \(rig.postures.count) postures), at most \(config.maxClients) clients")
+        exit(ConfigCheck.run(options).report(strict: strict, log: log))
     } else {
         var options = DaemonOptions()
         options.simulate = arguments.takeFlag("--simulate")

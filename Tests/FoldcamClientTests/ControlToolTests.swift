@@ -60,15 +60,36 @@ struct ControlToolTests {
             #expect(status.stdout.contains(text), "status lacks \(text):\n\(status.stdout)")
         }
 
-        let pin = try await Self.run(socket + ["pin", "outer"])
-        #expect(pin.code == 0, "\(pin.stderr)")
-        #expect(pin.stdout.contains("virtual camera outer-front"))
+        // A plain pin is held while foldcamctl runs.
+        let directory = try TemporaryDirectory()
+        let pin = try ChildProcess(
+            executable: try Executables.path(of: "foldcamctl"), arguments: socket + ["pin", "outer"],
+            stdoutPath: directory.file("pin-out"), stderrPath: directory.file("pin-err"))
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !pin.stdout.contains("virtual camera outer-front") && !pin.hasExited && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(pin.stdout.contains("pinned the view to outer, held while foldcamctl runs"), "\(pin.stdout)\(pin.stderr)")
+        #expect(!pin.hasExited, "pin returned instead of holding the pin: \(pin.stderr)")
 
         let json = try await Self.run(socket + ["--json", "status"])
         #expect(json.code == 0)
         let parsed = try JSONParser.parse(String(json.stdout.split(separator: "\n").first ?? ""))
         #expect(parsed["state"]?["pinnedDisplay"] == .string("outer"))
         #expect(parsed["daemon"]?["rig"] == .string("duo"))
+        // Ctrl-C ends foldcamctl and, with its connection, the pin.
+        pin.kill(SIGINT)
+        _ = try await pin.waitForExitCode(timeout: .seconds(10))
+        var pinned: JSONValue? = .string("outer")
+        let released = ContinuousClock.now + .seconds(20)
+        while pinned != .null && ContinuousClock.now < released {
+            let status = try await Self.run(socket + ["--json", "status"])
+            pinned = try JSONParser.parse(String(status.stdout.split(separator: "\n").first ?? ""))["state"]?["pinnedDisplay"]
+        }
+        #expect(pinned == .null, "the pin outlived foldcamctl")
+        // --persist needs the daemon's state directory (this one has none).
+        let persist = try await Self.run(socket + ["pin", "--persist", "outer"])
+        #expect(persist.code == 3 && persist.stderr.contains("no state directory"), "\(persist.code) \(persist.stderr)")
 
         let hinge = try await Self.run(socket + ["sim", "hinge", "fold", "0"])
         #expect(hinge.code == 0, "\(hinge.stderr)")

@@ -135,6 +135,56 @@ struct LifecycleTests {
         #expect(!daemon.stderr.contains("<7>"), "the refused reload's logLevel took effect: \(daemon.stderr)")
     }
 
+    @Test("a SIGHUP that changes the loopback or the rig's pool rebuilds the producer: the old one stops before the new one starts")
+    func reloadRebuildsTheProducer() throws {
+        // Nodes that do not exist stand in for the loopbacks: the producer runs (synthetic
+        // sources) and reports that it cannot open its output, which is all this test needs.
+        let directory = try TemporaryDirectory()
+        let first = "/dev/video250", second = "/dev/video251"
+        let daemon = try RunningDaemon(config: #"{"rig": "duo", "logLevel": "debug", "loopbackDevice": "\#(first)"}"#, directory: directory)
+        #expect(daemon.waitForLog("virtual camera: feeding \(first)"), "\(daemon.stderr)")
+
+        // 1. Another loopback: the producer is rebuilt on it.
+        try directory.write(RunningDaemon.configName, #"{"rig": "duo", "logLevel": "debug", "loopbackDevice": "\#(second)"}"#)
+        daemon.signal(SIGHUP)
+        #expect(daemon.waitForLog("virtual camera: feeding \(second)"), "\(daemon.stderr)")
+        let lines = daemon.stderr.split(separator: "\n")
+        let stoppedOld = try #require(lines.firstIndex { $0.contains("stopped feeding \(first)") }, "the old producer never stopped:\n\(daemon.stderr)")
+        let startedNew = try #require(lines.firstIndex { $0.contains("feeding \(second)") })
+        #expect(stoppedOld < startedNew, "the new producer started before the old one let go:\n\(daemon.stderr)")
+        let log = daemon.stderr
+        #expect(log.contains("rebuilding for the new configuration (loopback \(first) → \(second))"), "\(log)")
+
+        // 2. The same loopback, a rig whose pool lacks the back camera (same common format).
+        var rig = try #require(RigPresets.json("duo"))
+        // Cut the last camera, "back", out of the cameras array.
+        let parts = rig.split(separator: ",\n    {\"id\": \"back\"", omittingEmptySubsequences: false)
+        try #require(parts.count == 2, "the duo preset changed: no \"back\" camera")
+        let rest = parts[1].split(separator: "\n  ],\n  \"postures\"", omittingEmptySubsequences: false)
+        try #require(rest.count == 2, "the duo preset changed: \"back\" is not the last camera")
+        rig = parts[0] + "\n  ],\n  \"postures\"" + rest[1]
+        rig = rig.split(separator: #""id": "duo""#, omittingEmptySubsequences: false).joined(separator: #""id": "duo-no-back""#)
+        try directory.write("no-back.json", rig)
+        let seen = daemon.stderr.count
+        try directory.write(RunningDaemon.configName, #"{"rig": "\#(directory.file("no-back.json"))", "logLevel": "debug", "loopbackDevice": "\#(second)"}"#)
+        daemon.signal(SIGHUP)
+        #expect(daemon.waitForLog("reloaded: rig duo-no-back"), "\(daemon.stderr)")
+        #expect(daemon.waitForLog("stopped feeding \(second)"), "\(daemon.stderr)")
+        let after = String(daemon.stderr.dropFirst(seen))
+        #expect(after.contains("rebuilding for the new configuration (pool ") && after.contains("back →"), "\(after)")
+        #expect(daemon.waitForLog("feeding \(second) with"), "\(daemon.stderr)")
+
+        // 3. A reload that changes nothing the camera side is built from leaves it running.
+        let quiet = daemon.stderr.count
+        try directory.write(RunningDaemon.configName, #"{"rig": "\#(directory.file("no-back.json"))", "logLevel": "debug", "loopbackDevice": "\#(second)", "maxClients": 100}"#)
+        daemon.signal(SIGHUP)
+        let deadline = ContinuousClock.now + .seconds(10)
+        while daemon.stderr.dropFirst(quiet).split(separator: "reloaded: rig duo-no-back", omittingEmptySubsequences: false).count < 2 && ContinuousClock.now < deadline { usleep(10_000) }
+        #expect(String(daemon.stderr.dropFirst(quiet)).contains("reloaded: rig duo-no-back"), "\(daemon.stderr)")
+        #expect(!String(daemon.stderr.dropFirst(quiet)).contains("rebuilding"), "\(daemon.stderr.dropFirst(quiet))")
+        #expect(try daemon.connect().result("hello")["rig"] == .string("duo-no-back"))
+    }
+
     @Test("SIGTERM tells readiness subscribers, exits 0 and removes the socket file")
     func terminate() throws {
         let daemon = try RunningDaemon()

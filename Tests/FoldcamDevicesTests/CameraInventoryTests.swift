@@ -7,15 +7,31 @@ import Testing
 @Suite struct CameraInventoryTests {
     let log = Log(threshold: .error)
 
-    @Test func firstInventoryReportsMissingRigCamerasAsUnplugged() throws {
+    @Test func firstInventoryReportsEveryRigCamera() throws {
         var inventory = CameraInventory(rig: try Fixtures.rig("duo"), loopback: Fixtures.loopback) { _ throws(DeviceError) in
             V4L2Answers(capability: Fixtures.capability())
         }
-        #expect(inventory.update(Fixtures.platformCamera("inner-front"), log: log) == [.cameraUnplugged(camera: 1), .cameraUnplugged(camera: 2)])
+        #expect(inventory.update(Fixtures.platformCamera("inner-front"), log: log) == [.cameraPlugged(camera: 0), .cameraUnplugged(camera: 1), .cameraUnplugged(camera: 2)])
         #expect(inventory.descriptors.map(\.rigCamera) == ["inner-front"])
         let back = Fixtures.platformCamera("back", node: "/dev/video2")
         #expect(inventory.update(back, log: log) == [.cameraPlugged(camera: 2)])
         #expect(inventory.remove(syspath: back.syspath, log: log) == [.cameraUnplugged(camera: 2)])
+    }
+
+    @Test func withNoVideoNodeEveryRigCameraIsUnplugged() throws {
+        var inventory = CameraInventory(rig: try Fixtures.rig("duo"), loopback: Fixtures.loopback) { _ throws(DeviceError) in
+            V4L2Answers(capability: Fixtures.capability())
+        }
+        #expect(inventory.reconcile() == [.cameraUnplugged(camera: 0), .cameraUnplugged(camera: 1), .cameraUnplugged(camera: 2)])
+        #expect(inventory.reconcile() == [])
+    }
+
+    @Test func aTaggedNodeThatFailsToOpenIsNotPresent() throws {
+        var inventory = CameraInventory(rig: try Fixtures.rig("kiosk"), loopback: Fixtures.loopback) { node throws(DeviceError) in
+            throw .failed(SystemCallError("open", .permissionDenied, subject: node))
+        }
+        #expect(inventory.update(Fixtures.platformCamera("front-cam"), log: log) == [.cameraUnplugged(camera: 0), .cameraUnplugged(camera: 1)])
+        #expect(inventory.descriptors.isEmpty)
     }
 
     @Test func busyTaggedCameraIsBusyThenRecovers() throws {
@@ -25,7 +41,7 @@ import Testing
             if answers.busy { throw .failed(SystemCallError("VIDIOC_ENUM_FMT", .busy, subject: node)) }
             return V4L2Answers(capability: Fixtures.capability())
         }
-        #expect(inventory.update(Fixtures.platformCamera("front-cam"), log: log) == [.cameraBusy(camera: 0, busy: true), .cameraUnplugged(camera: 1)])
+        #expect(inventory.update(Fixtures.platformCamera("front-cam"), log: log) == [.cameraPlugged(camera: 0), .cameraBusy(camera: 0, busy: true), .cameraUnplugged(camera: 1)])
         #expect(inventory.descriptors.isEmpty)
         answers.busy = false
         let (events, stillBusy) = inventory.retryBusy(log: log)

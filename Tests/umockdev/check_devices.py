@@ -6,9 +6,13 @@ check per line and a final "N passed, N failed"; exits 1 on any failure.
 usage: check_devices.py FOLDCAMD "SHIM.so ..." RIG_JSON   (shims preloaded before umockdev's)"""
 
 import errno
+import json
 import os
+import re
+import shutil
 import signal
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
@@ -82,8 +86,10 @@ def by_node(report):
 
 bed = Bed(FOLDCAMD, SHIM)
 cams, hinge, base, display, _ = populate(bed)
-report, stderr = bed.probe(RIG)
+report, stderr, code = bed.probe(RIG)
 check("probe ran and printed JSON", report is not None, stderr)
+check("probe: everything the rig needs found, exit 0", code == 0 and report and report.get("complete") is True,
+      (code, [n for n in (report or {}).get("needs", []) if n.get("status") != "found"]))
 report = report or {"cameras": [], "sensors": [], "missingRigCameras": []}
 nodes = by_node(report)
 inner = nodes.get("/dev/video0", {}).get("descriptor", {})
@@ -133,7 +139,7 @@ bad.add_camera("video4", "platform/csi3", {"ID_PATH": "platform-csi3"}, v.Camera
 bad.add_camera("video5", "platform/csi4", {"ID_PATH": "platform-csi4"}, v.Camera("size", garbage={v.ENUM_FRAMESIZES}), 5)
 bad_hinge = bad.add_iio("hinge", {"in_angl0_raw": "banana", "in_angl0_scale": RADIANS_PER_DEGREE}, {})
 bad.add_iio("hinge", {"in_angl0_raw": 1}, {"FOLDCAM_HINGE": "nope"})
-report, stderr = bad.probe(RIG)
+report, stderr, code = bad.probe(RIG)
 check("probe with faulty devices still ran", report is not None, stderr)
 report = report or {"cameras": [], "sensors": []}
 nodes = by_node(report)
@@ -150,6 +156,23 @@ bad_sensors = {s["syspath"]: s for s in report["sensors"]}
 check("garbage hinge reading named, no angle", "angle" not in bad_sensors.get(bad_hinge, {}) and "in_angl0_raw answered garbage: \"banana\" is not a number" in stderr, stderr)
 check("unknown FOLDCAM_HINGE skipped with the reason",
       any(s.get("reason", "").startswith("FOLDCAM_HINGE=nope names no hinge of rig duo") for s in report["sensors"]), report["sensors"])
+
+
+def needs_of(report):
+    return {(n["kind"], n["id"]): n for n in (report or {}).get("needs", [])}
+
+
+needs = needs_of(report)
+check("probe diagnosis: a busy rig camera is there (busy), not missing", needs.get(("camera", "inner-front"), {}).get("status") == "busy", needs.get(("camera", "inner-front")))
+check("probe diagnosis: a tagged node that failed names the node, property and call",
+      {k: needs.get(("camera", "outer-front"), {}).get(k) for k in ("status", "node", "property", "call")}
+      == {"status": "failed", "node": "/dev/video2", "property": "FOLDCAM_CAMERA=outer-front", "call": "VIDIOC_ENUM_FRAMESIZES"}
+      and needs[("camera", "outer-front")]["detail"].startswith("/dev/video2: VIDIOC_ENUM_FRAMESIZES failed: No such device"), needs.get(("camera", "outer-front")))
+check("probe diagnosis: an untagged rig camera is missing", needs.get(("camera", "back"), {}).get("status") == "missing", needs.get(("camera", "back")))
+check("probe diagnosis: a hinge sensor with a garbage reading failed, accelerometers missing",
+      (needs.get(("hinge", "fold"), {}).get("status"), needs.get(("accelerometer", "base"), {}).get("status"), needs.get(("accelerometer", "display"), {}).get("status"))
+      == ("failed", "missing", "missing"), needs)
+check("probe exits 3 when something the rig needs is missing or failed", code == 3 and report.get("complete") is False, code)
 
 # -- 3. The daemon: first inventory before READY=1, then hotplug and fallbacks ------------------
 
@@ -295,6 +318,153 @@ try:
     check("tablet mode off: back to the declared initial angle (no sensor)", (state["hinges"].get("lid"), state["hingeSources"].get("lid")) == (110, "initial"), state["hinges"])
 finally:
     daemon.stop()
+
+# -- 6. Nothing reported that was not observed (issue 13) --------------------------------------
+# Hardware mode with devices missing: cameras are unplugged until a node answered, readiness
+# names what to fix, a snapshot is never a drawn frame, probe and check-config say so too.
+
+
+def available(state):
+    return {camera: value.get("available") for camera, value in state.get("cameras", {}).items()}
+
+
+def reasons(state):
+    return {camera: value.get("reason") for camera, value in state.get("cameras", {}).items()}
+
+
+def listed_cameras(directions):
+    return sorted({c["camera"] if isinstance(c, dict) else c for d in directions.get("displays", {}).values() for key in ("forward", "backward") for c in d.get(key, [])})
+
+
+def metric(text, name, labels):
+    for line in text.splitlines():
+        if line.startswith(name + "{") and all('%s="%s"' % item in line for item in labels.items()):
+            return float(line.rsplit(" ", 1)[1])
+    return None
+
+
+# 6a. No video node at all, no loopback.
+empty = Bed(FOLDCAMD, SHIM)
+daemon = empty.start_daemon({"rig": RIG, "sensorPollMilliseconds": 20})
+try:
+    check("zero cameras: READY=1", daemon.wait_ready() is not None)
+    state = daemon.request("state")
+    check("zero cameras: every rig camera unavailable, reason unplugged",
+          reasons(state) == {"inner-front": "unplugged", "outer-front": "unplugged", "back": "unplugged"} and not any(available(state).values()), state.get("cameras"))
+    check("zero cameras: readiness interrupted (noLoopback)", state.get("readiness") == {"state": "interrupted", "reason": "noLoopback"}, state.get("readiness"))
+    check("zero cameras: no virtual camera source", state.get("virtualCamera", {}).get("source") is None, state.get("virtualCamera"))
+    check("zero cameras: devices lists none", daemon.request("devices") == {"cameras": []})
+    check("zero cameras: directions list no camera", listed_cameras(daemon.request("directions")) == [], daemon.request("directions"))
+    snapshot = daemon.request("snapshot")
+    check("zero cameras: snapshot is an error, not a drawn frame", snapshot.get("code") == "unavailable" and "png" not in snapshot, snapshot)
+    metrics = daemon.request("metrics").get("text", "")
+    check("zero cameras: metrics say unavailable (unplugged) and interrupted",
+          [metric(metrics, "foldcam_camera_available", {"camera": c}) for c in ("inner-front", "outer-front", "back")] == [0, 0, 0]
+          and metric(metrics, "foldcam_camera_unavailable_reason", {"camera": "inner-front", "reason": "unplugged"}) == 1
+          and metric(metrics, "foldcam_virtual_camera_readiness", {"state": "interrupted"}) == 1, metrics[-1500:])
+    events = daemon.subscribe(["readiness", "devices", "directions"])
+    check("zero cameras: subscribe's current values say the same",
+          events.get("readiness") == {"state": "interrupted", "reason": "noLoopback"} and events.get("devices") == {"cameras": []}
+          and listed_cameras(events.get("directions", {"displays": {"x": {"forward": ["?"]}}})) == [], events)
+finally:
+    code, log = daemon.stop()
+check("zero cameras: the journal says what to fix", "<4>virtual camera: no v4l2loopback device labelled \"foldcam\"" in log and "load v4l2loopback with card_label=\"foldcam\"" in log, log[-1500:])
+report, stderr, code = empty.probe(RIG)
+check("zero cameras: probe lists every rig camera missing, exit 3",
+      code == 3 and [n["status"] for n in report.get("needs", []) if n["kind"] == "camera"] == ["missing"] * 3 and report.get("missingRigCameras") == ["inner-front", "outer-front", "back"], (code, report))
+text, stderr, code = empty.probe(RIG, json_output=False)
+check("zero cameras: human probe names the property to add and the exit status",
+      re.search(r"\n  camera inner-front +missing +no video4linux node has FOLDCAM_CAMERA=inner-front", text) and "(exit status 3)" in text and code == 3, text)
+
+# 6b. One camera missing (back untagged away), the loopback missing.
+partial = Bed(FOLDCAMD, SHIM)
+partial.add_camera("video0", "platform/csi0", {"ID_PATH": "platform-csi0", "FOLDCAM_CAMERA": "inner-front"}, inner_front(), 0)
+partial.add_camera("video2", "platform/csi1", {"ID_PATH": "platform-csi1", "FOLDCAM_CAMERA": "outer-front"}, outer_front(), 2)
+partial.add_camera("video3", "platform/csi2", {"ID_PATH": "platform-csi2"}, back(), 3)  # no rule tags it
+daemon = partial.start_daemon({"rig": RIG, "sensorPollMilliseconds": 20})
+try:
+    check("one camera missing: READY=1", daemon.wait_ready() is not None)
+    state = daemon.request("state")
+    check("one camera missing: it alone is unplugged", reasons(state) == {"inner-front": None, "outer-front": None, "back": "unplugged"}
+          and available(state) == {"inner-front": True, "outer-front": True, "back": False}, state.get("cameras"))
+    check("one camera missing, no loopback: readiness interrupted (noLoopback), never ready", state.get("readiness") == {"state": "interrupted", "reason": "noLoopback"}, state.get("readiness"))
+    check("one camera missing: not in the directions", "back" not in listed_cameras(daemon.request("directions")), daemon.request("directions"))
+    snapshot = daemon.request("snapshot")
+    check("no loopback: snapshot is an error, not a drawn frame", snapshot.get("code") == "unavailable" and "png" not in snapshot, snapshot)
+finally:
+    daemon.stop()
+report, stderr, code = partial.probe(RIG)
+needs = needs_of(report)
+check("one camera missing: probe finds two, misses back, exit 3",
+      [needs.get(("camera", c), {}).get("status") for c in ("inner-front", "outer-front", "back")] == ["found", "found", "missing"] and code == 3, (code, needs))
+config_dir = tempfile.mkdtemp(prefix="foldcam-umockdev-config-")
+with open(os.path.join(config_dir, "foldcam.json"), "w") as f:
+    json.dump({"rig": RIG, "loopbackDevice": "/dev/video20"}, f)
+code, out, err = partial.run(["--check-config", "--config", os.path.join(config_dir, "foldcam.json")])
+check("loopback missing: check-config warns (exit 0)", code == 0 and "<4>loopbackDevice /dev/video20 does not exist now" in err and "configuration valid" in out, (code, out, err))
+code, out, err = partial.run(["--check-config", "--config", os.path.join(config_dir, "foldcam.json"), "--strict"])
+check("loopback missing: check-config --strict refuses it (exit 2)", code == 2 and "<3>configuration refused under --strict: 1 warning" in err, (code, out, err))
+
+# 6c. A node tagged FOLDCAM_CAMERA=inner-front that cannot be opened.
+broken = Bed(FOLDCAMD, SHIM)
+broken.add_camera("video0", "platform/csi0", {"ID_PATH": "platform-csi0", "FOLDCAM_CAMERA": "inner-front"}, inner_front(), 0)
+broken.remove_node_file("video0")
+report, stderr, code = broken.probe(RIG)
+need = needs_of(report).get(("camera", "inner-front"), {})
+check("a tagged node that fails to open: probe says open of it failed, with the errno text",
+      {k: need.get(k) for k in ("status", "node", "property", "call")} == {"status": "failed", "node": "/dev/video0", "property": "FOLDCAM_CAMERA=inner-front", "call": "open"}
+      and need.get("detail", "").startswith("/dev/video0: open failed: No such file or directory"), need)
+text, stderr, code = broken.probe(RIG, json_output=False)
+check("... in the human listing too, and never 'no video4linux node has FOLDCAM_CAMERA=inner-front'",
+      re.search(r"\n  camera inner-front +failed +/dev/video0: open failed: No such file or directory", text) and "no video4linux node has FOLDCAM_CAMERA=inner-front" not in text and code == 3, text)
+daemon = broken.start_daemon({"rig": RIG})
+try:
+    check("a tagged node that fails to open: READY=1", daemon.wait_ready() is not None)
+    state = daemon.request("state")
+    check("... the daemon reports that camera unplugged", reasons(state).get("inner-front") == "unplugged", state.get("cameras"))
+finally:
+    daemon.stop()
+
+# 6d. A loopback that refuses its format (the mock answers no VIDIOC_S_FMT), then a pool with no
+# common format.
+loop = Bed(FOLDCAMD, SHIM)
+populate(loop)
+daemon = loop.start_daemon({"rig": RIG})
+try:
+    check("broken loopback: READY=1", daemon.wait_ready() is not None)
+    state = daemon.eventually("state", lambda s: s.get("readiness") == {"state": "interrupted", "reason": "outputFailed"})
+    check("a loopback that cannot be written: readiness interrupted (outputFailed), not ready", state.get("readiness") == {"state": "interrupted", "reason": "outputFailed"}, state.get("readiness"))
+    snapshot = daemon.request("snapshot")
+    check("broken loopback: snapshot is an error, not a drawn frame", "png" not in snapshot and snapshot.get("code") == "unavailable", snapshot)
+finally:
+    code, log = daemon.stop()
+check("broken loopback: the journal names the failed call", "<3>virtual camera output: /dev/video20: VIDIOC_S_FMT" in log, log[-1500:])
+
+with open(RIG) as f:
+    rig = json.load(f)
+rig["id"] = "duo-accel-nocommon"
+for camera in rig["cameras"]:
+    if camera["id"] == "inner-front":
+        camera["formats"] = [{"pixelFormats": ["YUYV"], "width": 800, "height": 600, "fps": 30}]
+nocommon = os.path.join(config_dir, "nocommon.json")
+with open(nocommon, "w") as f:
+    json.dump(rig, f)
+daemon = loop.start_daemon({"rig": nocommon})
+try:
+    check("no common format: READY=1", daemon.wait_ready() is not None)
+    state = daemon.request("state")
+    check("no common format: readiness interrupted (noCommonFormat)", state.get("readiness") == {"state": "interrupted", "reason": "noCommonFormat"}, state.get("readiness"))
+    check("no common format: the cameras themselves are available", all(available(state).values()), state.get("cameras"))
+    snapshot = daemon.request("snapshot")
+    check("no common format: snapshot is an error, not a drawn frame", snapshot.get("code") == "unavailable" and "png" not in snapshot, snapshot)
+finally:
+    code, log = daemon.stop()
+check("no common format: the journal names the pool", "<3>virtual camera: the pool's cameras (inner-front, outer-front, back) share no mode" in log, log[-1500:])
+code, out, err = loop.run(["--check-config", "--rig", nocommon])
+check("no common format: check-config refuses it (exit 2) naming noCommonFormat", code == 2 and "shares no format" in err and "noCommonFormat" in err, (code, out, err))
+report, stderr, code = loop.probe(nocommon)
+check("no common format: probe still finds every device (exit 0)", code == 0, (code, report and report.get("needs")))
+shutil.rmtree(config_dir, ignore_errors=True)
 
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

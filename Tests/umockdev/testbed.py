@@ -127,16 +127,27 @@ class Bed:
                 return
             time.sleep(0.002)
 
-    def probe(self, rig, extra=()):
-        process = subprocess.Popen([self.foldcamd, "--probe", "--rig", rig, "--json", *extra], env=self.env,
-                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 30
+    def run(self, arguments, timeout=30):
+        """Runs foldcamd ARGUMENTS inside the testbed; returns (exit code, stdout, stderr)."""
+        process = subprocess.Popen([self.foldcamd, *arguments], env=self.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        deadline = time.monotonic() + timeout
         while process.poll() is None and time.monotonic() < deadline:
             self.turn(0.005)
         if process.poll() is None:
             process.kill()
         out, err = process.communicate()
-        return json.loads(out.decode() or "null"), err.decode()
+        return process.returncode, out.decode(), err.decode()
+
+    def probe(self, rig, extra=(), json_output=True):
+        """`foldcamd --probe --rig RIG [--json]`: (parsed JSON or text, stderr, exit code)."""
+        code, out, err = self.run(["--probe", "--rig", rig, *(["--json"] if json_output else []), *extra])
+        return (json.loads(out or "null") if json_output else out), err, code
+
+    def remove_node_file(self, node):
+        """Leaves udev's record of /dev/<node> but removes the node itself, so opening it fails
+        (ENOENT) as a node with the wrong permissions or a dead driver would."""
+        self.testbed.detach_ioctl("/dev/" + node)
+        os.unlink(self.testbed.get_root_dir() + "/dev/" + node)
 
     def start_daemon(self, config):
         return Daemon(self, config)
@@ -203,6 +214,26 @@ class Daemon:
             except BlockingIOError:
                 self.bed.turn(0.005)
         raise RuntimeError("no reply to %s" % method)
+
+    def subscribe(self, topics, timeout=10):
+        """Subscribes; returns {topic: value} from the events carrying each current value."""
+        self.request("subscribe", {"topics": topics})
+        values = {}
+        deadline = time.monotonic() + timeout
+        while len(values) < len(topics) and time.monotonic() < deadline:
+            while b"\n" in self.buffer:
+                line, self.buffer = self.buffer.split(b"\n", 1)
+                message = json.loads(line)
+                if "event" in message:
+                    values[message["event"]] = message["data"]
+            try:
+                chunk = self.client.recv(65536)
+                if not chunk:
+                    raise RuntimeError("daemon closed the connection")
+                self.buffer += chunk
+            except BlockingIOError:
+                self.bed.turn(0.005)
+        return values
 
     def eventually(self, method, predicate, timeout=10):
         """Asks until the answer satisfies `predicate`; returns the last answer."""

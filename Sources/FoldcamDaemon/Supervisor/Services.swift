@@ -31,7 +31,14 @@ extension ControlServer.Limits {
 
 extension Daemon: DaemonService {
     var serviceName: String { "decisions" }
-    func applyReload(_ reload: ReloadWorker.Prepared) { replaceRig(reload.rig, plan: reload.plan) }
+    func applyReload(_ reload: ReloadWorker.Prepared) {
+        // A newly named state directory takes the current pin and rotations from now on.
+        if let directory = reload.config.stateDirectory, directory != stateStore?.directory {
+            stateStore = StateStore(directory: directory, log: log)
+            log.notice("state: now kept in \(directory)")
+        }
+        replaceRig(reload.rig, plan: reload.plan)
+    }
 
     func stop() {
         // The callbacks capture the parts they call; clearing them ends those cycles.
@@ -39,6 +46,8 @@ extension Daemon: DaemonService {
         onManualHinge = nil
         sweepControl = nil
         metricsText = nil
+        // The last pin or screen rotation is on disk before the process exits.
+        stateStore?.flush()
     }
 }
 
@@ -68,42 +77,6 @@ extension MetricsExporter: DaemonService {
         if directory != nil { write() }
         configure(directory: nil, interval: .seconds(1))
     }
-}
-
-/// The camera side: the virtual camera's producer (or individual mode's flips). Its format,
-/// loopback and mode are fixed for its life: a reload that would change them is refused with
-/// what to do, rather than applied half (the decisions on the new rig, the old format feeding).
-final class CameraModeService: DaemonService {
-    let serviceName: String
-    private let config: DaemonConfig
-    private let format: CameraMode?
-    private let producer: VirtualCameraProducer?
-
-    init(config: DaemonConfig, plan: VirtualCameraPlan, producer: VirtualCameraProducer?) {
-        self.config = config
-        format = plan.format
-        self.producer = producer
-        serviceName = producer == nil ? "cameras (\(config.cameraMode.rawValue) mode)" : "virtual camera"
-    }
-
-    func checkReload(_ reload: ReloadWorker.Prepared) throws {
-        let restart = "restart foldcamd (systemctl restart foldcamd) to apply it"
-        if reload.config.cameraMode != config.cameraMode {
-            throw ReloadWorker.ReloadFailure(description: "cameraMode would change from \(config.cameraMode.rawValue) to \(reload.config.cameraMode.rawValue); \(restart)")
-        }
-        guard producer != nil else { return }
-        if reload.config.loopbackDevice != config.loopbackDevice || reload.config.loopbackLabel != config.loopbackLabel {
-            throw ReloadWorker.ReloadFailure(description: "the virtual camera's loopback would change; \(restart)")
-        }
-        if reload.plan.format != format {
-            let old = format.map { "\($0)" } ?? "none", new = reload.plan.format.map { "\($0)" } ?? "none"
-            throw ReloadWorker.ReloadFailure(description: "the virtual camera's format would change from \(old) to \(new) (readers hold the loopback's format); \(restart)")
-        }
-    }
-
-    func applyReload(_ reload: ReloadWorker.Prepared) {}
-
-    func stop() { producer?.send(.stop) }
 }
 
 /// systemd's keep-alive: WATCHDOG=1 at half of WatchdogSec.

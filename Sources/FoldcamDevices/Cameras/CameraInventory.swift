@@ -20,17 +20,15 @@ public struct CameraInventory {
     let loopback: CameraClassifier.Loopback
     let prober: Prober
     public private(set) var entries: [String: (record: UdevRecord, entry: Entry)] = [:]
-    /// What the engine was last told per rig camera. The engine starts with every camera
-    /// plugged, so the first inventory reports the missing ones as unplugged.
-    private var toldPresent: [Bool]
-    private var toldBusy: [Bool]
+    /// What the engine was last told per rig camera; nil before the first `reconcile`, which
+    /// tells it about every camera, present or not (whatever the engine assumed before).
+    private var toldPresent: [Bool]?
+    private var toldBusy: [Bool]?
 
     public init(rig: Rig, loopback: CameraClassifier.Loopback, prober: @escaping Prober = V4L2Prober.probe) {
         self.rig = rig
         self.loopback = loopback
         self.prober = prober
-        toldPresent = Array(repeating: true, count: rig.cameras.count)
-        toldBusy = Array(repeating: false, count: rig.cameras.count)
     }
 
     /// Descriptors of the cameras present: rig cameras in rig order, then the rest by id.
@@ -94,8 +92,10 @@ public struct CameraInventory {
         }
     }
 
-    /// Compares what is present and busy with what the engine was told; returns the news.
-    mutating func reconcile() -> [InputEvent] {
+    /// Compares what is present and busy with what the engine was told; returns the news (all
+    /// of it the first time). A rig camera is present once a node tagged with it answered the
+    /// probe (or is busy: it answered EBUSY); a node that failed to open does not count.
+    public mutating func reconcile() -> [InputEvent] {
         var present = Array(repeating: false, count: rig.cameras.count)
         var busy = present
         for item in entries.values {
@@ -110,10 +110,10 @@ public struct CameraInventory {
         }
         var events: [InputEvent] = []
         for index in rig.cameras.indices {
-            if present[index] != toldPresent[index] {
+            if present[index] != toldPresent?[index] {
                 events.append(present[index] ? .cameraPlugged(camera: index) : .cameraUnplugged(camera: index))
             }
-            if busy[index] != toldBusy[index] { events.append(.cameraBusy(camera: index, busy: busy[index])) }
+            if busy[index] != (toldBusy?[index] ?? false) { events.append(.cameraBusy(camera: index, busy: busy[index])) }
         }
         toldPresent = present
         toldBusy = busy

@@ -6,6 +6,7 @@ import FoldcamIO
 public enum DeviceProbe {
     public static func run(rig: Rig, settings: DeviceSettings, log: Log) throws(DeviceError) -> ProbeReport {
         var report = ProbeReport(rig: rig)
+        report.seat = settings.seat
         let context = try UdevContext()
         var inventory = CameraInventory(rig: rig, loopback: settings.loopback)
         let cameraDevices = try UdevEnumerator.devices(context, subsystems: ["video4linux"])
@@ -13,7 +14,7 @@ public enum DeviceProbe {
             let record = device.record(attributes: UdevRecord.cameraAttributes)
             _ = inventory.update(record, log: log)
             if let entry = inventory.entries[record.syspath]?.entry {
-                report.cameras.append(ProbeReport.CameraNode(node: record.displayName, syspath: record.syspath, entry: entry))
+                report.cameras.append(ProbeReport.CameraNode(node: record.displayName, syspath: record.syspath, entry: entry, taggedAs: record.properties["FOLDCAM_CAMERA"]))
             }
         }
         for device in try UdevEnumerator.devices(context, subsystems: ["iio"]).sorted(by: { $0.syspath < $1.syspath }) {
@@ -28,6 +29,7 @@ public enum DeviceProbe {
             for event in try switches.drain() {
                 if case let .switchDevice(name, lid, tabletMode) = event {
                     let trusted = [lid ? "SW_LID" : nil, tabletMode ? "SW_TABLET_MODE" : nil].compactMap { $0 }
+                    report.switchDevices.append(.init(name: name, lid: lid, tabletMode: tabletMode))
                     report.switches.append("\(name): \(trusted.isEmpty ? "no switch libinput trusts" : trusted.joined(separator: ", "))")
                 }
             }

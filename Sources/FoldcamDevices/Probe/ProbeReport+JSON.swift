@@ -10,8 +10,18 @@ extension ProbeReport {
             ("sensors", .array(sensors.map(sensorJSON))),
             ("switches", .array(switches.map { .string($0) })),
             ("switchesNote", switchesNote.map { .string($0) } ?? .null),
+            ("needs", .array(needs.map(needJSON))),
+            ("complete", .bool(lacking.isEmpty)),
         ]
         return .object(members)
+    }
+
+    func needJSON(_ need: Need) -> JSONValue {
+        .object([
+            ("kind", .string(need.kind.rawValue)), ("id", .string(need.id)), ("status", .string(need.status.rawValue)),
+            ("needed", .bool(need.needed)), ("node", need.node.map { .string($0) } ?? .null), ("property", .string(need.property)),
+            ("call", need.call.map { .string($0) } ?? .null), ("detail", .string(need.detail)),
+        ])
     }
 
     func cameraJSON(_ camera: CameraNode) -> JSONValue {

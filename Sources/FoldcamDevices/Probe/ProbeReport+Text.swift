@@ -28,8 +28,6 @@ extension ProbeReport {
             lines.append("")
         }
         if cameras.isEmpty { lines += ["Cameras:         no video4linux nodes", ""] }
-        for id in missingRigCameras { line("Missing", "rig camera \(id): no video4linux node has FOLDCAM_CAMERA=\(id)") }
-        if !missingRigCameras.isEmpty { lines.append("") }
         for sensor in sensors {
             switch sensor.outcome {
             case let .hinge(hinge, matchedBy):
@@ -48,6 +46,18 @@ extension ProbeReport {
         }
         for device in switches { line("Switch device", device) }
         if let switchesNote { line("Switches", switchesNote) }
+        lines += ["", "What rig \(rig.id) needs:"]
+        let needs = self.needs
+        let width = needs.map { $0.kind.rawValue.count + 1 + $0.id.count }.max() ?? 0
+        for need in needs {
+            let what = "\(need.kind.rawValue) \(need.id)"
+            let optional = need.needed || need.status == .found || need.status == .busy ? "" : "not needed: "
+            lines.append("  " + what.padding(width) + "  " + need.status.rawValue.padding(7) + "  " + optional + need.detail)
+        }
+        let lacking = self.lacking
+        lines.append(lacking.isEmpty
+            ? "Everything rig \(rig.id) needs was found."
+            : "Missing or failed: \(lacking.map { "\($0.kind.rawValue) \($0.id)" }.joined(separator: ", ")) (exit status \(Self.needsMissingExitCode))")
         return lines.joined(separator: "\n")
     }
 

@@ -7,6 +7,16 @@ public struct ProbeReport: Sendable {
         public var node: String
         public var syspath: String
         public var entry: CameraInventory.Entry
+        /// The node's udev FOLDCAM_CAMERA, whatever became of it (a tagged node that fails
+        /// is reported as that rig camera failing, not as it missing).
+        public var taggedAs: String?
+    }
+
+    /// A switch device libinput reported, with the switches it trusts.
+    public struct SwitchDevice: Sendable {
+        public var name: String
+        public var lid: Bool
+        public var tabletMode: Bool
     }
 
     public struct Sensor: Sendable {
@@ -22,9 +32,12 @@ public struct ProbeReport: Sendable {
     public var sensors: [Sensor] = []
     /// Switch devices libinput reported on the seat, with the switches it trusts.
     public var switches: [String] = []
+    public var switchDevices: [SwitchDevice] = []
     public var switchesNote: String?
+    /// The libinput seat whose switches were listed.
+    public var seat = "seat0"
 
-    /// Rig cameras no node was matched to.
+    /// Rig cameras no node answered for (busy ones count as there).
     public var missingRigCameras: [String] {
         let found = Set(cameras.compactMap { camera -> String? in
             switch camera.entry {

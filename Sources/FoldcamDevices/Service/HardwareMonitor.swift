@@ -44,6 +44,8 @@ final class HardwareMonitor {
     func run(stop: Mailbox<Bool>) throws {
         let cameraDevices = try UdevEnumerator.devices(context, subsystems: ["video4linux"])
         for device in cameraDevices { post(inventory.update(device.record(attributes: UdevRecord.cameraAttributes), log: log)) }
+        // With no video node at all nothing above reconciled: every rig camera is unplugged.
+        post(inventory.reconcile())
         updates.post(.cameras(inventory.descriptors))
         for device in try UdevEnumerator.devices(context, subsystems: ["iio"]) {
             addSensor(device.record(attributes: IIOClassifier.attributes))

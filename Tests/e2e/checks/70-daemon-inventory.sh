@@ -72,11 +72,12 @@ stamp "foldcamctl devices"
 ctl --json devices > "$work/devices.json" 2> "$work/devices.err" || echo "foldcamctl devices failed: $(cat "$work/devices.err")" >&2
 sock state > "$work/state.json" || true
 stamp "foldcamd --probe"
-"$FOLDCAM_BIN/foldcamd" --probe --config "$config" --json > "$work/probe.json" 2> "$work/probe.err" \
-    || echo "foldcamd --probe failed: $(cat "$work/probe.err")" >&2
+probe_status=0
+"$FOLDCAM_BIN/foldcamd" --probe --config "$config" --json > "$work/probe.json" 2> "$work/probe.err" || probe_status=$?
+((probe_status == 0)) || echo "foldcamd --probe exited $probe_status: $(cat "$work/probe.err")" >&2
 
 stamp "comparing"
-python3 - "$facts" "$work/devices.json" "$work/state.json" "$work/probe.json" > "$work/problems" <<'EOF'
+python3 - "$facts" "$work/devices.json" "$work/state.json" "$work/probe.json" "$probe_status" > "$work/problems" <<'EOF'
 import json, sys
 
 def load(path):
@@ -175,6 +176,10 @@ else:
         probing.append("--probe does not skip %s as the daemon's virtual camera: %s" % (facts["loopback"], loop))
     if probe.get("missingRigCameras") != []:
         probing.append("--probe: missingRigCameras %s" % probe.get("missingRigCameras"))
+    # Everything the rig needs is there (cameras busy with the running daemon count as there).
+    lacking = [n for n in probe.get("needs", []) if n.get("needed") and n.get("status") in ("missing", "failed")]
+    if sys.argv[5] != "0" or probe.get("complete") is not True or lacking:
+        probing.append("--probe: exit status %s, complete %s, lacking %s" % (sys.argv[5], probe.get("complete"), lacking))
     hinges = [s for s in probe.get("sensors", []) if s.get("kind") == "hinge"]
     if len(hinges) != 1 or hinges[0].get("hinge") != "fold" or abs(hinges[0].get("angle", -1) - 180) > 0.01:
         probing.append("--probe: hinge sensors %s, expected one for fold reading 180" % hinges)

@@ -15,8 +15,8 @@ format=$(head -n 1 "$reader")
 problems=()
 [ "$format" = "format 640 480 YUYV 614400" ] || problems+=("the reader found '$format', expected 640x480 YUYV")
 vcam_fold_twice
-vcam_step pin-outer green ctl pin outer
-vcam_step unpin red ctl unpin
+vcam_step pin-outer green pin_hold outer
+vcam_step unpin red pin_release
 reader_stop
 vcam_analyse
 # The longest time between two frames foldcamd wrote around each switch, from the buffers'

@@ -43,7 +43,7 @@ rotation_case() {
         reader_stop
         return
     fi
-    ctl pin outer > /dev/null
+    pin_hold outer
     # The event: the daemon hands outer-front's stream to the producer (it logs it).
     wait_until 30 vcam_logged 'virtual camera now shows outer-front' \
         || echo "$how: foldcamd did not log 'virtual camera now shows outer-front' within 30 s" >&2

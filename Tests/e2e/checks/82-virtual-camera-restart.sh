@@ -21,7 +21,7 @@ wait_colour "$reader" red 30 || problems+=("at start the reader shows '$(last_co
 # Pinned to outer (green) before the kill: the restarted daemon starts unpinned (red), so its
 # first frame shows.
 mark "$events" pin-outer green
-ctl pin outer > /dev/null
+pin_hold outer
 wait_colour "$reader" green 30 || problems+=("after pin outer the reader shows '$(last_colours "$reader" 5)', not green")
 vcam_settle "after pin outer"
 mark "$events" sigkill green

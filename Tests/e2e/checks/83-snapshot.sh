@@ -52,6 +52,6 @@ if ! reply=$(as_nobody --groups="$loopback_gid"); then
 elif [ "$("$E2E_HERE/tools/png-colour" "$VCAM_DIR/nobody/shot.png" | cut -d' ' -f3)" != red ]; then
     problems+=("uid 65534 in group $loopback_group got no red frame: $reply")
 fi
-ctl pin outer > /dev/null
+pin_hold outer
 shot "$VCAM_DIR/outer.png" green outer-front
 vcam_report "$name"

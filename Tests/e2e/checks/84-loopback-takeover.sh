@@ -39,7 +39,7 @@ grep -q 'virtual camera: feeding' "$VCAM_LOG" || problems+=("the daemon did not 
 
 # 2. Killed and started again while the reader reads: found by label again.
 mark "$events" pin-outer green
-ctl pin outer > /dev/null
+pin_hold outer
 wait_colour "$reader" green 30 || problems+=("after pin outer the reader shows '$(last_colours "$reader" 5)', not green")
 kill -9 "$VCAM_PID"
 wait "$VCAM_PID" 2> /dev/null

@@ -15,6 +15,23 @@ mkdir -p "$VCAM_DIR"
 
 ctl() { "$FOLDCAM_BIN/foldcamctl" "$@"; }
 
+# pin_hold DISPLAY: pins the view to DISPLAY as a kiosk does, on a connection kept open
+# (`foldcamctl pin` holds the pin while it runs), and waits (30 s) until the daemon confirmed it.
+# pin_release ends it by ending foldcamctl, as a kiosk that quits does.
+pin_hold() {
+    pin_release
+    ctl pin "$1" > "$VCAM_DIR/pin.out" 2> "$VCAM_DIR/pin.err" &
+    PIN_PID=$!
+    wait_until 30 grep -q "pinned the view to $1" "$VCAM_DIR/pin.out" \
+        || echo "foldcamctl pin $1 did not confirm within 30 s: $(cat "$VCAM_DIR/pin.err")" >&2
+}
+pin_release() {
+    [ -n "${PIN_PID:-}" ] || return 0
+    kill "$PIN_PID" 2> /dev/null
+    wait "$PIN_PID" 2> /dev/null
+    PIN_PID=
+}
+
 # set_angle DEGREES: moves the IIO hinge.
 set_angle() { echo "$1" > /sys/module/hinge/parameters/angle; }
 
@@ -198,6 +215,7 @@ mark() { echo "$EPOCHREALTIME $2 $3" >> "$1"; }
 # vcam_cleanup: for EXIT traps. Keeps the reader logs and the daemon's log in $E2E_LOGS/vcam/
 # (FOLDCAM_E2E_KEEP=1 keeps them on the host).
 vcam_cleanup() {
+    pin_release
     reader_stop
     vcam_stop
     mkdir -p "$E2E_LOGS/vcam"

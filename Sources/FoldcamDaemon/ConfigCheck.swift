@@ -1,0 +1,100 @@
+import FoldcamCore
+import FoldcamIO
+import FoldcamPlatform
+import FoldcamVideo
+
+/// `foldcamd --check-config [--config FILE | --rig ID|FILE] [--strict]`: everything the daemon
+/// would trip on at start, found without starting it. Errors (the daemon would refuse to start,
+/// or its virtual camera could never work) exit 2; warnings (it starts, but not as probably
+/// meant) are listed and exit 0, or 2 with `--strict`.
+public struct ConfigCheck: Sendable {
+    public var notes: [String] = []
+    public var warnings: [String] = []
+    public var errors: [String] = []
+    /// "rig duo (2 panels, ...)" when config and rig loaded.
+    public var summary: String?
+
+    /// The documented exit codes (man foldcamd, docs/install.md).
+    public static let valid: Int32 = 0
+    public static let invalid: Int32 = 2
+
+    public static func run(_ options: DaemonOptions) -> ConfigCheck {
+        var check = ConfigCheck()
+        let loaded: LoadedConfiguration
+        do {
+            loaded = try LoadedConfiguration.load(options)
+        } catch {
+            check.errors.append("\(error)")
+            return check
+        }
+        check.notes = loaded.notes
+        check.warnings = loaded.warnings
+        check.inspect(loaded.config, rig: loaded.rig, simulate: options.simulate)
+        let rig = loaded.rig
+        check.summary = "rig \(rig.id) (\(rig.panels.count) panels, \(rig.displays.count) displays, \(rig.cameras.count) cameras, \(rig.postures.count) postures), at most \(loaded.config.maxClients) clients"
+        return check
+    }
+
+    /// The checks beyond decoding: what the daemon looks up or derives at start.
+    mutating func inspect(_ config: DaemonConfig, rig: Rig, simulate: Bool) {
+        if let group = config.group, GroupLookup.id(named: group) == nil {
+            warnings.append("group \"\(group)\" does not exist: only root and the daemon's user could change state or receive frames (create it, e.g. groupadd \(group), or fix \"group\")")
+        }
+        warnings += HingeAxisCheck.notes(for: rig)
+        if config.cameraMode == .virtual { errors += Self.formatProblems(rig) }
+        if let directory = config.metricsDirectory {
+            switch PathKind.of(directory) {
+            case .directory: break
+            case .missing: warnings.append("metricsDirectory \(directory) does not exist: no metrics file is written until it does")
+            case let .unreadable(errno): warnings.append("metricsDirectory \(directory) cannot be looked at: \(errno)")
+            default: warnings.append("metricsDirectory \(directory) is not a directory")
+            }
+        }
+        if let node = config.loopbackDevice, !simulate {
+            switch PathKind.of(node) {
+            case .characterDevice: break
+            case .missing: warnings.append("loopbackDevice \(node) does not exist now: the virtual camera's readiness stays interrupted (outputFailed) until v4l2loopback provides it and foldcamd is restarted")
+            default: warnings.append("loopbackDevice \(node) is not a character device")
+            }
+        }
+    }
+
+    /// The virtual camera needs a mode every pool camera offers, in a pixel format the producer
+    /// writes; without one the daemon runs but its readiness can never be `ready`.
+    static func formatProblems(_ rig: Rig) -> [String] {
+        let plan = VirtualCameraPlan(rig: rig)
+        guard !plan.pool.isEmpty else { return [] }
+        guard let mode = plan.format else {
+            let offers = plan.pool.map { index in
+                let camera = rig.cameras[index]
+                return "\(camera.id): \(camera.modes.map(\.description).joined(separator: ", "))"
+            }
+            return ["the virtual camera's pool (\(plan.pool.map { rig.cameras[$0].id }.joined(separator: ", "))) shares no format (same pixel format and size): its readiness would stay interrupted (noCommonFormat). Give every pool camera one common format, or set \"cameraMode\": \"individual\". They offer:\n  " + offers.joined(separator: "\n  ")]
+        }
+        guard let format = PixelFormat(rawValue: mode.pixelFormat), format.accepts(width: mode.width, height: mode.height) else {
+            return ["the virtual camera's format would be \(mode), which the producer cannot write (NV12 or YUYV, even width and height): its readiness would stay interrupted (unsupportedFormat)"]
+        }
+        return []
+    }
+
+    /// Errors, or warnings under `--strict`.
+    public func failed(strict: Bool) -> Bool { !errors.isEmpty || (strict && !warnings.isEmpty) }
+
+    public func exitCode(strict: Bool) -> Int32 { failed(strict: strict) ? Self.invalid : Self.valid }
+
+    /// Prints the result: notes and the verdict on stdout, each warning and error on stderr
+    /// with its syslog priority (as the daemon would log them). Returns the exit code.
+    public func report(strict: Bool, log: Log) -> Int32 {
+        // Notes first, whatever the verdict: they say which files were read.
+        if !notes.isEmpty, !StandardOutput.write(notes.joined(separator: "\n") + "\n") { return 1 }
+        for warning in warnings { log.warning("\(warning)\(strict ? " (an error under --strict)" : "")") }
+        for error in errors { log.error(error) }
+        if failed(strict: strict) {
+            if errors.isEmpty { log.error("configuration refused under --strict: \(warnings.count) warning\(warnings.count == 1 ? "" : "s")") }
+            return Self.invalid
+        }
+        guard let summary else { return Self.valid }
+        let counted = warnings.isEmpty ? "" : " (\(warnings.count) warning\(warnings.count == 1 ? "" : "s") above)"
+        return StandardOutput.write("configuration valid: \(summary)\(counted)\n") ? Self.valid : 1
+    }
+}

@@ -1,0 +1,78 @@
+import FoldcamCore
+import FoldcamIO
+import FoldcamPlatform
+
+/// Reads the daemon configuration and its rig the one way the daemon, a reload, `--probe` and
+/// `--check-config` all use, and says what it did: which file it read (or that it used the
+/// defaults), and how a relative rig path in the file was resolved: from the file's own
+/// directory, never the working directory (which is `/` under systemd). The other paths
+/// (metricsDirectory, loopbackDevice) must be absolute.
+public struct LoadedConfiguration: Sendable {
+    public var config: DaemonConfig
+    public var rig: Rig
+    /// The configuration file read; nil when the defaults were used.
+    public var configPath: String?
+    /// What loading decided, for `--check-config` to show ("rig.json resolved against ...").
+    public var notes: [String] = []
+    /// What works, but probably not as meant (no configuration file: defaults).
+    public var warnings: [String] = []
+
+    /// Loads and validates config and rig; throws `RigLoader.LoadError` naming the file and
+    /// every problem.
+    public static func load(_ options: DaemonOptions) throws -> LoadedConfiguration {
+        var config = DaemonConfig()
+        var notes: [String] = []
+        var warnings: [String] = []
+        let path = options.configPath ?? DaemonOptions.defaultConfigPath
+        let explicit = options.configPath != nil
+        var readPath: String?
+        if explicit || (options.rig == nil && !options.simulate) {
+            // Named explicitly: it must be there. The default may be absent (defaults apply),
+            // but one that is there and cannot be read is an error, as for the daemon.
+            if explicit || PathKind.of(path) != .missing {
+                let text = try RigLoader.readText(path, what: "config file")
+                do {
+                    config = try DaemonConfig.decode(json: text)
+                } catch {
+                    throw RigLoader.LoadError(description: "config file \(path) is invalid:\n" + error.errors.map { "  \($0)" }.joined(separator: "\n"))
+                }
+                readPath = path
+                notes.append("configuration: \(path)")
+                let directory = Self.directory(of: path)
+                if let resolved = Self.resolve(rigSpec: config.rig, against: directory) {
+                    notes.append("rig: \(resolved) (\"\(config.rig)\" in the configuration is relative: resolved against \(directory), the configuration file's directory)")
+                    config.rig = resolved
+                }
+            } else {
+                warnings.append("no configuration file \(path): using the defaults (rig \(config.rig), no control group); create it or name one with --config")
+            }
+        }
+        if let rig = options.rig {
+            config.rig = rig
+            if readPath != nil { notes.append("rig: \(rig) (--rig overrides the configuration's)") }
+        }
+        let rig = try RigLoader.load(config.rig)
+        return LoadedConfiguration(config: config, rig: rig, configPath: readPath, notes: notes, warnings: warnings)
+    }
+
+    /// The absolute (or configuration-relative) path a rig spec names, when it is a relative
+    /// file path; nil for preset ids and absolute paths, which stay as they are.
+    static func resolve(rigSpec spec: String, against directory: String) -> String? {
+        guard RigPresets.json(spec) == nil, !spec.hasPrefix("/"), spec.contains("/") || spec.hasSuffix(".json") else { return nil }
+        return join(directory, spec)
+    }
+
+    /// "/etc/foldcam/foldcam.json" -> "/etc/foldcam"; "foldcam.json" -> ".".
+    static func directory(of path: String) -> String {
+        guard let slash = path.lastIndex(of: "/") else { return "." }
+        let directory = String(path[..<slash])
+        return directory.isEmpty ? "/" : directory
+    }
+
+    static func join(_ directory: String, _ relative: String) -> String {
+        var rest = Substring(relative)
+        while rest.hasPrefix("./") { rest = rest.dropFirst(2) }
+        if directory == "." { return String(rest) }
+        return directory.hasSuffix("/") ? directory + rest : directory + "/" + rest
+    }
+}

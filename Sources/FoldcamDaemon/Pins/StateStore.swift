@@ -1,0 +1,67 @@
+import Dispatch
+import FoldcamCore
+import FoldcamIO
+import FoldcamPlatform
+
+/// The state directory (systemd's `StateDirectory=`, or `stateDirectory` in the config): the
+/// persisted pin and screen rotations are written there atomically and durably, off the event
+/// loop, and read back at start. A file that cannot be used is reported, set aside as
+/// `state.json.bad`, and never stops the daemon.
+final class StateStore: Sendable {
+    let directory: String
+    private let log: Log
+    /// Writes in the order they were asked for, off the loop (a slow disk never holds a client).
+    private let queue = DispatchQueue(label: "foldcam.state")
+
+    init(directory: String, log: Log) {
+        self.directory = directory
+        self.log = log
+    }
+
+    var path: String { "\(directory)/\(PersistedState.fileName)" }
+
+    /// What the last run kept; nil when there is nothing to restore (no file yet, or a file
+    /// that was reported and set aside).
+    func load() -> PersistedState? {
+        let bytes: [UInt8]
+        do {
+            bytes = try FileContents.read(path, limit: PersistedState.sizeLimit)
+        } catch {
+            if case let .failed(failure) = error, failure.errno == .noEntry { return nil }
+            let what = if case .tooLarge = error { "is over \(PersistedState.sizeLimit / 1024) KiB" } else { "cannot be read (\(error))" }
+            setAside("\(what)")
+            return nil
+        }
+        do {
+            return try PersistedState(decoding: bytes)
+        } catch {
+            setAside("is not a state file foldcamd wrote: \(error)")
+            return nil
+        }
+    }
+
+    /// Writes `state` (later calls win; each write replaces the whole file).
+    func save(_ state: PersistedState) {
+        let bytes = state.json.prettyText.utf8 + [UInt8(ascii: "\n")]
+        let directory = directory, log = log
+        queue.async {
+            do {
+                try FileContents.replaceAtomically(Array(bytes), directory: directory, name: PersistedState.fileName, mode: 0o640, durable: true)
+            } catch {
+                log.error("state: cannot write \(directory)/\(PersistedState.fileName): \(error); the pin and screen rotations will not survive a restart (check the state directory's owner and space)")
+            }
+        }
+    }
+
+    /// Waits for the writes asked for so far (at stop, so the last change is on disk).
+    func flush() { queue.sync {} }
+
+    private func setAside(_ problem: String) {
+        do {
+            try FileContents.setAside(path, suffix: ".bad")
+            log.warning("state: \(path) \(problem); starting without it (kept as \(path).bad; the next pin or screen rotation writes a new one)")
+        } catch {
+            log.warning("state: \(path) \(problem); starting without it (and cannot move it aside: \(error))")
+        }
+    }
+}

@@ -1,0 +1,172 @@
+import FoldcamCapture
+import FoldcamCore
+import FoldcamIO
+import FoldcamPlatform
+
+/// The camera side of the daemon: the virtual camera's producer and controller, or individual
+/// mode's sensor flips. It is built from a `Blueprint` (mode, loopback, pool, format, mirror);
+/// a reload whose blueprint differs rebuilds it: the old producer stops, closing its cameras
+/// and the loopback, before the new one opens them. What cannot be rebuilt under running
+/// readers is refused with what to do instead.
+final class CameraService: DaemonService {
+    /// What the camera side is built from. Two equal blueprints build the same thing.
+    struct Blueprint: Equatable {
+        var cameraMode: DaemonConfig.CameraMode
+        /// The loopback as configured: `--loopback`, else `loopbackDevice`, else the label.
+        var loopback: String
+        /// The pool's camera ids: which cameras may feed the virtual camera.
+        var pool: [String]
+        var format: CameraMode?
+        var mirror: Bool
+
+        init(config: DaemonConfig, rig: Rig, plan: VirtualCameraPlan, explicitNode: String?) {
+            cameraMode = config.cameraMode
+            loopback = explicitNode ?? config.loopbackDevice ?? "label \"\(config.loopbackLabel)\""
+            pool = plan.pool.map { rig.cameras[$0].id }
+            format = plan.format
+            mirror = rig.virtualCamera.mirror
+        }
+    }
+
+    private enum Running {
+        case none
+        case individual(IndividualCameraControl)
+        case virtual(VirtualCameraProducer, VirtualCameraController)
+    }
+
+    var serviceName: String { "cameras" }
+    private let daemon: Daemon
+    private let server: ControlServer
+    private let loop: EventLoop
+    private let explicitNode: String?
+    private let log: Log
+    private var config: DaemonConfig
+    private var blueprint: Blueprint
+    private var running: Running = .none
+    /// Producers told to stop whose `.stopped` has not arrived (with their controllers, which
+    /// handle that event): the next one starts after.
+    private var stopping: [(producer: VirtualCameraProducer, controller: VirtualCameraController)] = []
+    private var rebuildWhenStopped = false
+
+    init(daemon: Daemon, server: ControlServer, loop: EventLoop, config: DaemonConfig, explicitNode: String?, log: Log) throws {
+        self.daemon = daemon
+        self.server = server
+        self.loop = loop
+        self.explicitNode = explicitNode
+        self.log = log
+        self.config = config
+        blueprint = Blueprint(config: config, rig: daemon.rig, plan: daemon.engine.plan, explicitNode: explicitNode)
+        try build()
+    }
+
+    /// The running producer's counters, for the metrics (nil without a producer).
+    var producerStatistics: VirtualCameraProducer.Statistics? {
+        if case let .virtual(producer, _) = running { return producer.stats }
+        return nil
+    }
+
+    func checkReload(_ reload: ReloadWorker.Prepared) throws {
+        let next = Blueprint(config: reload.config, rig: reload.rig, plan: reload.plan, explicitNode: explicitNode)
+        let restart = "restart foldcamd (systemctl restart foldcamd) to apply it"
+        if next.cameraMode != blueprint.cameraMode {
+            throw ReloadWorker.ReloadFailure(description: "cameraMode would change from \(blueprint.cameraMode.rawValue) to \(next.cameraMode.rawValue); \(restart)")
+        }
+        // Readers of the loopback hold its format: the same node cannot change it under them.
+        if next.cameraMode == .virtual, next.loopback == blueprint.loopback, next.format != blueprint.format, producerStatistics != nil {
+            let old = blueprint.format.map { "\($0)" } ?? "none", new = next.format.map { "\($0)" } ?? "none"
+            throw ReloadWorker.ReloadFailure(description: "the virtual camera's format would change from \(old) to \(new) on the same loopback (its readers hold the format); \(restart), or name another loopback")
+        }
+    }
+
+    func applyReload(_ reload: ReloadWorker.Prepared) {
+        let next = Blueprint(config: reload.config, rig: reload.rig, plan: reload.plan, explicitNode: explicitNode)
+        config = reload.config
+        // The grace period and the snapshot settle count apply at once, without a rebuild.
+        if case let .virtual(_, controller) = running { controller.demandGrace = UInt64(config.cameraIdleGraceMilliseconds) * 1_000_000 }
+        daemon.snapshots?.settleFrames = config.snapshotSettleFrames
+        guard next != blueprint else { return }
+        log.notice("virtual camera: rebuilding for the new configuration (\(Self.differences(blueprint, next)))")
+        blueprint = next
+        tearDown(rebuilding: true)
+        if stopping.isEmpty { rebuild() } else { rebuildWhenStopped = true }
+    }
+
+    func stop() {
+        rebuildWhenStopped = false
+        tearDown()
+    }
+
+    // MARK: Building and tearing down
+
+    private func build() throws {
+        if config.cameraMode == .individual {
+            let control = try IndividualCameraControl(log: log)
+            try loop.register(control.results.descriptor) { [unowned daemon] _ in
+                for result in control.results.drain() where control.handle(result) { daemon.publish(candidates: [.devices]) }
+            }
+            daemon.individual = control
+            running = .individual(control)
+            log.info("individual camera mode: clients open the cameras; sensors are flipped when a capture needs 180°")
+            return
+        }
+        guard let snapshots = daemon.snapshots,
+              let (producer, controller) = try VirtualCameraSetup.start(daemon: daemon, loop: loop, snapshots: snapshots, config: config, explicitNode: explicitNode, log: log)
+        else { return }
+        controller.onStopped = { [unowned self, unowned producer] in self.stopped(producer) }
+        running = .virtual(producer, controller)
+        server.authorizer.cameraGroup = producer.configuration.outputNode.flatMap { DaemonRunner.cameraGroup(of: $0) }
+    }
+
+    /// Stops what runs; a producer's cameras and loopback are closed once its `.stopped` arrives.
+    /// `rebuilding`: a new one follows (readiness says switching meanwhile).
+    private func tearDown(rebuilding: Bool = false) {
+        switch running {
+        case .none:
+            break
+        case let .individual(control):
+            loop.unregister(control.results.descriptor)
+            daemon.individual = nil
+        case let .virtual(producer, controller):
+            controller.detachFromLoop?()
+            daemon.virtualCameraRebuilding = rebuilding
+            daemon.virtualCamera = nil
+            daemon.snapshots?.producer = nil
+            server.authorizer.cameraGroup = nil
+            stopping.append((producer, controller))
+            producer.send(.stop)
+        }
+        running = .none
+    }
+
+    /// A producer finished stopping: its thread let go of every device.
+    private func stopped(_ producer: VirtualCameraProducer) {
+        loop.unregister(producer.events.descriptor)
+        stopping.removeAll { $0.producer === producer }
+        log.info("virtual camera: stopped feeding \(producer.configuration.outputNode ?? "no loopback")")
+        if stopping.isEmpty && rebuildWhenStopped {
+            rebuildWhenStopped = false
+            rebuild()
+        }
+    }
+
+    private func rebuild() {
+        daemon.virtualCameraProblem = nil
+        do {
+            try build()
+        } catch {
+            log.error("virtual camera: cannot start for the new configuration: \(error); decisions go on without it")
+        }
+        daemon.virtualCameraRebuilding = false
+        daemon.publish(candidates: [.readiness])
+    }
+
+    /// "loopback /dev/video9 → /dev/video10, pool inner-front → inner-front, outer-front".
+    static func differences(_ old: Blueprint, _ new: Blueprint) -> String {
+        var parts: [String] = []
+        if old.loopback != new.loopback { parts.append("loopback \(old.loopback) → \(new.loopback)") }
+        if old.pool != new.pool { parts.append("pool \(old.pool.joined(separator: ", ")) → \(new.pool.joined(separator: ", "))") }
+        if old.format != new.format { parts.append("format \(old.format.map { "\($0)" } ?? "none") → \(new.format.map { "\($0)" } ?? "none")") }
+        if old.mirror != new.mirror { parts.append("mirror \(old.mirror) → \(new.mirror)") }
+        return parts.joined(separator: "; ")
+    }
+}

@@ -1,0 +1,65 @@
+import FoldcamCore
+@testable import FoldcamDevices
+import FoldcamIO
+import FoldcamPlatform
+import Testing
+
+/// `foldcamd --probe`'s diagnosis (issue 13): what each rig camera, hinge, accelerometer and
+/// switch became, and which of them the rig cannot do without.
+@Suite struct ProbeNeedsTests {
+    func status(_ report: ProbeReport, _ kind: ProbeReport.Need.Kind, _ id: String) -> (ProbeReport.Need.Status, Bool)? {
+        report.needs.first { $0.kind == kind && $0.id == id }.map { ($0.status, $0.needed) }
+    }
+
+    @Test func aTaggedNodeThatFailsIsThatCameraFailingWithItsCall() throws {
+        var report = ProbeReport(rig: try Fixtures.rig("kiosk"))
+        let error = DeviceError.failed(SystemCallError("open", .permissionDenied, subject: "/dev/video0"))
+        report.cameras = [.init(node: "/dev/video0", syspath: "/sys/x/video0", entry: .failed(error), taggedAs: "front-cam")]
+        let need = try #require(report.needs.first { $0.id == "front-cam" })
+        #expect(need.status == .failed && need.node == "/dev/video0" && need.property == "FOLDCAM_CAMERA=front-cam" && need.call == "open")
+        #expect(need.detail == "/dev/video0: open failed: Permission denied (udev tags /dev/video0 FOLDCAM_CAMERA=front-cam)")
+        #expect(report.lacking.map(\.id) == ["front-cam", "rear-cam"])
+        #expect(report.text.contains("camera front-cam  failed   /dev/video0: open failed: Permission denied"))
+        #expect(!report.text.contains("no video4linux node has FOLDCAM_CAMERA=front-cam"))
+    }
+
+    @Test func aTaggedNodeThatIsNotACaptureNodeFails() throws {
+        var report = ProbeReport(rig: try Fixtures.rig("kiosk"))
+        report.cameras = [.init(node: "/dev/video1", syspath: "/sys/x/video1", entry: .skipped(reason: "a metadata-only node"), taggedAs: "rear-cam")]
+        let need = try #require(report.needs.first { $0.id == "rear-cam" })
+        #expect(need.status == .failed)
+        #expect(need.detail == "udev tags /dev/video1 FOLDCAM_CAMERA=rear-cam, but it is a metadata-only node: the rule matches the wrong node")
+    }
+
+    @Test func aHingeWithAnotherAngleSourceIsNotNeeded() throws {
+        // The convertible: a tablet-mode switch on its hinge, no hinge sensor, no accelerometers.
+        var report = ProbeReport(rig: try Fixtures.rig("convertible"))
+        report.switchDevices = [.init(name: "Intel HID switches", lid: false, tabletMode: true)]
+        #expect(status(report, .switch, "tabletMode")! == (.found, false))
+        #expect(status(report, .switch, "lid")! == (.missing, false))
+        #expect(status(report, .hinge, "lid")! == (.missing, false))
+        #expect(report.needs.first { $0.kind == .hinge }?.detail == "no IIO hinge sensor with FOLDCAM_HINGE=lid or IIO name \"hinge\": its angle comes from the tabletMode switch")
+        // The declared accelerometers are still needed.
+        #expect(report.lacking.map { "\($0.kind.rawValue) \($0.id)" } == ["camera user", "camera world", "accelerometer base", "accelerometer display"])
+    }
+
+    @Test func aHingeWithoutAnyAngleSourceIsNeeded() throws {
+        var report = ProbeReport(rig: try Fixtures.rig("duo"))
+        report.sensors = [.init(syspath: "/sys/bus/iio/devices/iio:device0", name: "hinge", outcome: .hinge(hinge: 0, matchedBy: "IIO name \"hinge\""), reading: nil)]
+        #expect(status(report, .hinge, "fold")! == (.failed, true))
+        report.sensors[0].reading = .hingeAngle(hinge: 0, degrees: 92.25)
+        #expect(status(report, .hinge, "fold")! == (.found, true))
+        #expect(report.needs.first { $0.kind == .hinge }?.detail.hasSuffix("reading 92.3°") == true)
+        report.sensors = []
+        #expect(status(report, .hinge, "fold")! == (.missing, true))
+        #expect(report.needs.first { $0.kind == .hinge }?.detail.hasSuffix("its angle stays at the initial 180°") == true)
+    }
+
+    @Test func aBusyCameraIsThere() throws {
+        var report = ProbeReport(rig: try Fixtures.rig("kiosk"))
+        let busy = DeviceError.failed(SystemCallError("VIDIOC_ENUM_FMT", .busy, subject: "/dev/video0"))
+        report.cameras = [.init(node: "/dev/video0", syspath: "/sys/x/video0", entry: .busy(rigCamera: 0, busy), taggedAs: "front-cam")]
+        #expect(status(report, .camera, "front-cam")! == (.busy, true))
+        #expect(report.lacking.map(\.id) == ["rear-cam"])
+    }
+}
