@@ -89,9 +89,12 @@ vcam_settle "with a reader"
 # --- 3. the last reader leaves: stops after the grace period ---------------------------------
 left=$EPOCHREALTIME
 reader_stop
+# Where the time goes: the daemon noticing the close, the grace period, stopping the stream.
+wait_until 30 vcam_logged 'virtual camera: 0 readers' && noticed=$(seconds_since "$left")
+wait_until 30 vcam_logged 'nobody is watching; the camera is off' && stopping=$(seconds_since "$left")
 if wait_until 30 vcam_holds_no_camera; then
     released=$(seconds_since "$left")
-    info "the camera was released ${released} s after the last reader closed (grace period 2 s)"
+    info "the camera was released ${released} s after the last reader closed (grace period 2 s; the daemon logged 0 readers after ${noticed:-?} s and stopped the camera after ${stopping:-?} s)"
     # The daemon starts the grace period when it notices the close, which is after $left.
     awk -v t="$released" 'BEGIN { exit !(t >= 2.0) }' || problems+=("the camera stopped ${released} s after the last reader left, before the 2 s grace period")
 else
