@@ -87,11 +87,16 @@ wait_until 10 vcam_holds_camera || problems+=("with a reader foldcamd holds no c
 vcam_settle "with a reader"
 
 # --- 3. the last reader leaves: stops after the grace period ---------------------------------
+# logged_more PATTERN N: the running daemon has logged more than N lines matching PATTERN.
+log_count() { tac "$VCAM_LOG" | sed '/^--- foldcamd started at/q' | grep -c "$1"; }
+logged_more() { (($(log_count "$1") > $2)); }
+zero_before=$(log_count 'virtual camera: 0 readers')
+off_before=$(log_count 'nobody is watching; the camera is off')
 left=$EPOCHREALTIME
 reader_stop
 # Where the time goes: the daemon noticing the close, the grace period, stopping the stream.
-wait_until 30 vcam_logged 'virtual camera: 0 readers' && noticed=$(seconds_since "$left")
-wait_until 30 vcam_logged 'nobody is watching; the camera is off' && stopping=$(seconds_since "$left")
+wait_until 30 logged_more 'virtual camera: 0 readers' "$zero_before" && noticed=$(seconds_since "$left")
+wait_until 30 logged_more 'nobody is watching; the camera is off' "$off_before" && stopping=$(seconds_since "$left")
 if wait_until 30 vcam_holds_no_camera; then
     released=$(seconds_since "$left")
     info "the camera was released ${released} s after the last reader closed (grace period 2 s; the daemon logged 0 readers after ${noticed:-?} s and stopped the camera after ${stopping:-?} s)"
