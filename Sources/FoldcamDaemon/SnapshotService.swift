@@ -178,10 +178,16 @@ final class SnapshotService {
         guard let producer else { return }
         let now = MonotonicClock.nanoseconds
         let written = producer.stats.framesFromCameras
+        // No camera could start (all busy, unplugged, failing): say so now rather than at the limit.
+        var failedReason: Readiness.Reason?
+        if case let .interrupted(reason) = camera?.readiness { failedReason = reason }
         var still: [Waiting] = []
         for entry in waiting {
             if written > entry.baseline + settleFrames, let frame = producer.frame(nearest: now), frame.source != nil {
                 encodeLater(frame, mirrored: producer.configuration.mirror, sessionID: entry.sessionID, requestID: entry.requestID)
+            } else if let failedReason {
+                let message = "no camera could be started for this snapshot (readiness interrupted: \(failedReason.rawValue); see the daemon's journal)"
+                completions.post(Completion(sessionID: entry.sessionID, requestID: entry.requestID, result: .failure(WireProtocol.Failure(id: entry.requestID, code: .unavailable, message: message))))
             } else if now >= entry.deadline {
                 let message = "the camera started for this snapshot gave \(max(0, written - entry.baseline)) of the \(settleFrames + 1) frames needed within \(Self.startLimit / 1_000_000_000) s (see the readiness topic and the daemon's journal)"
                 completions.post(Completion(sessionID: entry.sessionID, requestID: entry.requestID, result: .failure(WireProtocol.Failure(id: entry.requestID, code: .unavailable, message: message))))
