@@ -57,9 +57,10 @@ public enum OpenFileHolders {
         public var hidden = 0
     }
 
-    /// Counts every /proc/PID/fd/N whose link names `path` exactly (the kernel names a device
-    /// node by the path it was opened through after resolving links: /dev/videoN).
+    /// Counts every /proc/PID/fd/N whose link names `path` (the kernel names an open file by
+    /// its path with symbolic links resolved, /dev/videoN, so `path` is resolved first).
     public static func count(path: String) -> Count {
+        let path = Syscall.resolvedPath(path) ?? path
         let me = Syscall.processID()
         var result = Count()
         for name in Directory.names(in: "/proc") {

@@ -183,6 +183,13 @@ package enum Syscall {
         return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
+    /// `path` with every symbolic link resolved (realpath(3)); nil when it cannot be resolved.
+    package static func resolvedPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
     /// Whether `path` can be listed (opendir succeeds); the errno when not.
     package static func canList(_ path: String) -> Errno? {
         guard let directory = opendir(path) else { return .current }

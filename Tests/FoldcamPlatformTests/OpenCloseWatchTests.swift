@@ -50,7 +50,9 @@ import Testing
         // A child holding it twice; "ready" once both are open.
         let child = Process()
         child.executableURL = URL(fileURLWithPath: "/bin/sh")
-        child.arguments = ["-c", "exec 3<'\(path)' 4<'\(path)'; exec sleep 30"]
+        // One through a symbolic link: the kernel names it by the file it resolves to.
+        #expect(symlink(path, directory + "/link") == 0)
+        child.arguments = ["-c", "exec 3<'\(path)' 4<'\(directory)/link'; exec sleep 30"]
         try child.run()
         // SIGKILL: the test process may block SIGTERM (signalfd), and children inherit that.
         defer { kill(child.processIdentifier, SIGKILL); child.waitUntilExit() }
@@ -63,6 +65,7 @@ import Testing
         }
         if OpenFileHolders.seesOtherUsers || getuid() == 0 {
             #expect(count.descriptors == 2)
+            #expect(OpenFileHolders.count(path: directory + "/link").descriptors == 2, "asked by the link's name")
         } else {
             #expect(count.descriptors == 2 || count.hidden > 0)
         }
