@@ -14,6 +14,8 @@ dir=/tmp/vcam-unprivileged
 rm -rf "$dir"
 install -d -o 65534 -g 65534 -m 0755 "$dir"
 export FOLDCAM_SOCKET=$dir/foldcam.sock
+# foldcamctl trusts only a daemon run by root, foldcam or its own user: it talks as uid 65534 too.
+ctl() { setpriv --reuid=65534 --regid=65534 --clear-groups "$FOLDCAM_BIN/foldcamctl" "$@"; }
 log=$dir/foldcamd.log
 pid=
 cleanup() {

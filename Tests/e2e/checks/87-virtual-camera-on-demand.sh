@@ -1,4 +1,5 @@
 # shellcheck shell=bash source=../lib.sh
+# e2e-timeout: 420
 # The virtual camera runs only while watched (docs/virtual-camera.md, "Only while watched"), with
 # the real foldcamd in hardware mode and the guest's v4l2loopback 0.12.7 (no client-usage event:
 # the daemon counts openers, woken by inotify):
@@ -13,6 +14,7 @@
 #      latency is reported); a snapshot of a past moment while idle is refused, naming the idle
 #      camera;
 #   5. a reader that opened before foldcamd started gets inner-front's frames once it does.
+# Five daemon phases with camera starts of 1 to 4 s each under TCG: it gets 420 s, not 180.
 . "$E2E_HERE/lib.sh"
 . "$E2E_HERE/tools/vcam.sh"
 

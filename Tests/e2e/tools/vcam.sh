@@ -20,7 +20,9 @@ ctl() { "$FOLDCAM_BIN/foldcamctl" "$@"; }
 # pin_release ends it by ending foldcamctl, as a kiosk that quits does.
 pin_hold() {
     pin_release
-    ctl pin "$1" > "$VCAM_DIR/pin.out" 2> "$VCAM_DIR/pin.err" &
+    # foldcamctl itself, not the ctl function: $! must be the process holding the connection
+    # (a backgrounded function is a subshell, and killing it leaves foldcamctl and its pin).
+    "$FOLDCAM_BIN/foldcamctl" pin "$1" > "$VCAM_DIR/pin.out" 2> "$VCAM_DIR/pin.err" &
     PIN_PID=$!
     wait_until 30 grep -q "pinned the view to $1" "$VCAM_DIR/pin.out" \
         || echo "foldcamctl pin $1 did not confirm within 30 s: $(cat "$VCAM_DIR/pin.err")" >&2
