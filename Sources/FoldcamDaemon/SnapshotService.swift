@@ -106,6 +106,8 @@ final class SnapshotService {
             moment = UInt64(at)
             if moment > now + 50_000_000 { throw params.failure("params.at: \(at) is in the future (now is \(now))") }
             if moment + Self.span < now {
+                // Idle, the ring keeps nothing from cameras at all: say that, it is what to fix.
+                if producer != nil, let camera, !camera.demand.running { throw Self.idleFailure(request.id, moment: moment) }
                 throw WireProtocol.Failure(id: request.id, code: .unavailable, message: "no frame from \(at): the ring holds the last 0.5 s (now is \(now))")
             }
         }
@@ -121,9 +123,7 @@ final class SnapshotService {
                 return
             }
             let found = producer.frame(nearest: moment)
-            if found?.source == nil, let camera, !camera.demand.running {
-                throw WireProtocol.Failure(id: request.id, code: .unavailable, message: "no frame of \(moment): the virtual camera was idle then (nobody was reading it, so no camera ran and no frame was kept); ask without \"at\" to start the camera and take one now")
-            }
+            if found?.source == nil, let camera, !camera.demand.running { throw Self.idleFailure(request.id, moment: moment) }
             guard let frame = found else {
                 throw WireProtocol.Failure(id: request.id, code: .unavailable, message: "no frame near \(moment) in the last 0.5 s")
             }
@@ -155,6 +155,11 @@ final class SnapshotService {
             let result = gone ? .failure(WireProtocol.Failure(id: job.requestID, code: .stopped, message: "client left")) : Self.render(job)
             completions.post(Completion(sessionID: job.sessionID, requestID: job.requestID, result: result))
         }
+    }
+
+    /// A snapshot of a past moment while nobody reads the virtual camera: no camera ran.
+    static func idleFailure(_ id: JSONValue, moment: UInt64) -> WireProtocol.Failure {
+        WireProtocol.Failure(id: id, code: .unavailable, message: "no frame of \(moment): the virtual camera was idle then (nobody was reading it, so no camera ran and no frame was kept); ask without \"at\" to start the camera and take one now")
     }
 
     /// Encodes a ring frame on the worker queue; the reply comes back through `completions`.
