@@ -50,5 +50,7 @@ static const unsigned int cfoldcam_EPOLLOUT = EPOLLOUT;
 static const unsigned int cfoldcam_EPOLLERR = EPOLLERR;
 static const unsigned int cfoldcam_EPOLLHUP = EPOLLHUP;
 static const unsigned int cfoldcam_EPOLLRDHUP = EPOLLRDHUP;
+// V4L2 events are signalled as priority data.
+static const unsigned int cfoldcam_EPOLLPRI = EPOLLPRI;
 
 #endif

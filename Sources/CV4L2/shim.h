@@ -29,6 +29,10 @@ static const unsigned long cv4l2_VIDIOC_QBUF = VIDIOC_QBUF;
 static const unsigned long cv4l2_VIDIOC_DQBUF = VIDIOC_DQBUF;
 static const unsigned long cv4l2_VIDIOC_STREAMON = VIDIOC_STREAMON;
 static const unsigned long cv4l2_VIDIOC_STREAMOFF = VIDIOC_STREAMOFF;
+static const unsigned long cv4l2_VIDIOC_SUBSCRIBE_EVENT = VIDIOC_SUBSCRIBE_EVENT;
+static const unsigned long cv4l2_VIDIOC_DQEVENT = VIDIOC_DQEVENT;
+static const unsigned int cv4l2_EVENT_PRIVATE_START = V4L2_EVENT_PRIVATE_START;
+static const unsigned int cv4l2_EVENT_SUB_FL_SEND_INITIAL = V4L2_EVENT_SUB_FL_SEND_INITIAL;
 
 static const unsigned int cv4l2_CID_CAMERA_ORIENTATION = V4L2_CID_CAMERA_ORIENTATION;
 static const unsigned int cv4l2_CID_CAMERA_SENSOR_ROTATION = V4L2_CID_CAMERA_SENSOR_ROTATION;

@@ -51,6 +51,9 @@ public final class VirtualCameraProducer: Sendable {
         /// Feed this camera's frames, turned clockwise by `rotation`.
         case feed(camera: String, rotation: Int)
         case feedUnavailable
+        /// Nobody reads: write the "camera idle" frame once and stop writing (v4l2loopback keeps
+        /// offering it to readers that open) until another command comes.
+        case idle
         case stop
     }
 
@@ -59,6 +62,8 @@ public final class VirtualCameraProducer: Sendable {
         case failed(camera: String, reason: Readiness.Reason, message: String)
         /// The loopback could not be opened or written; nothing reaches readers until a restart.
         case outputFailed(message: String)
+        /// The loopback is open for output: the daemon's own descriptors on it are in place.
+        case outputReady
         /// Something works less well than it should, but frames still flow (for the journal).
         case degraded(message: String)
         case stopped
@@ -132,6 +137,12 @@ public final class VirtualCameraProducer: Sendable {
         var frame: OutputFrame
         /// Drawn once: switching to it is then a copy, not a drawing.
         let unavailable: VideoFrame
+        let idleFrame: VideoFrame
+        /// False while idle, and until the first command: no output ticks, the thread sleeps
+        /// until a command comes (the daemon first learns whether anyone reads the loopback).
+        var ticking = false
+        /// The idle frame is shown: after writing it once, ticks stop.
+        var idling = false
         var fresh = false
         var lastWrite: UInt64 = 0
         /// Reused by every poll() so the loop does not allocate.
@@ -150,7 +161,9 @@ public final class VirtualCameraProducer: Sendable {
             self.producer = producer
             let c = producer.configuration
             unavailable = SyntheticFrames.unavailableFrame(format: c.format, width: c.width, height: c.height, timestamp: 0)
-            frame = OutputFrame(unavailable, frames: producer.frames)
+            let idleFrame = SyntheticFrames.idleFrame(format: c.format, width: c.width, height: c.height, timestamp: 0)
+            self.idleFrame = idleFrame
+            frame = OutputFrame(idleFrame, frames: producer.frames)
             setup = producer.setup
         }
 
@@ -165,6 +178,7 @@ public final class VirtualCameraProducer: Sendable {
             if let node = c.outputNode {
                 do {
                     output = try LoopbackOutput(node: node, format: c.format, width: c.width, height: c.height, fps: c.fps)
+                    producer.events.post(.outputReady)
                 } catch {
                     producer.events.post(.outputFailed(message: "\(error)"))
                 }
@@ -187,24 +201,29 @@ public final class VirtualCameraProducer: Sendable {
                     for result in setup.results.drain() { receive(result) }
                 }
                 let now = MonotonicClock.nanoseconds
-                if now >= nextTick {
+                if !ticking {
+                    nextTick = now
+                } else if now >= nextTick {
                     // The fed camera is read at the tick, not when its frame arrives: its newest
                     // frame is written then either way, and the thread wakes once per frame.
                     if let feeding, streams[feeding] != nil { drain(feeding) }
                     tick(now: now)
                     nextTick += interval
                     if nextTick < now { nextTick = now + interval }  // fell behind: do not burst
+                    // Idle: the frame just written stays in the loopback; no more ticks.
+                    if idling { ticking = false }
                 }
-                posted = waitForInput(until: nextTick)
+                posted = waitForInput(until: ticking ? nextTick : nil)
             }
         }
 
         /// Sleeps in poll() until a command or a setup result is posted, a camera that is not
         /// fed (a pre-warmed one, one starting) has a frame, any camera fails, or the next tick
         /// comes. Says which mailboxes have something.
-        private func waitForInput(until deadline: UInt64) -> (commands: Bool, results: Bool) {
+        private func waitForInput(until deadline: UInt64?) -> (commands: Bool, results: Bool) {
             let now = MonotonicClock.nanoseconds
-            let timeout = deadline > now ? Int32(min(1000, (deadline - now + 999_999) / 1_000_000)) : 0
+            // nil: idle, nothing to write; sleep until a command, a result or a camera event.
+            let timeout = deadline.map { $0 > now ? Int32(min(1000, ($0 - now + 999_999) / 1_000_000)) : 0 } ?? -1
             pollList.removeAll()
             pollList.append(producer.commands.descriptor.rawValue)
             pollList.append(setup.results.descriptor.rawValue)
@@ -342,6 +361,9 @@ public final class VirtualCameraProducer: Sendable {
 
         private func handle(_ command: Command) -> Bool {
             let c = producer.configuration
+            // Closing a camera changes nothing on the output; everything else needs a write (idle
+            // too: its frame, once).
+            if case .close = command {} else { resumeTicks() }
             switch command {
             case let .open(camera, source):
                 guard streams[camera] == nil && synthetic[camera] == nil else { return true }
@@ -368,10 +390,21 @@ public final class VirtualCameraProducer: Sendable {
             case .feedUnavailable:
                 feeding = nil
                 requeue(frame.set(unavailable, transform: .identity))
+            case .idle:
+                feeding = nil
+                requeue(frame.set(idleFrame, transform: .identity))
+                idling = true
             case .stop:
                 return false
             }
             return true
+        }
+
+        /// Back from idle: one frame per period again, from now.
+        private func resumeTicks() {
+            idling = false
+            if !ticking { lastWrite = 0 }  // the idle pause is no interval between writes
+            ticking = true
         }
 
         /// Turns the fed camera's sensor by 180° when the feed needs it and the sensor can (the

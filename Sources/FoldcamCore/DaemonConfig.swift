@@ -32,6 +32,12 @@ public struct DaemonConfig: Sendable, Equatable {
     /// open the physical cameras themselves; the daemon only turns sensors by their flip
     /// controls and publishes mirroring and rotation.
     public var cameraMode: CameraMode = .virtual
+    /// How long the virtual camera's source keeps running after its last reader left
+    /// (docs/virtual-camera.md, "Only while watched").
+    public var cameraIdleGraceMilliseconds: Int = 2000
+    /// Frames a snapshot taken while nobody watches skips after the camera starts, while the
+    /// sensor's exposure settles.
+    public var snapshotSettleFrames: Int = 5
     /// Where the persisted pin and screen rotations are kept. nil: systemd's $STATE_DIRECTORY
     /// when set (the package's unit: /var/lib/foldcam), else nothing is kept.
     public var stateDirectory: String?
@@ -55,7 +61,7 @@ public struct DaemonConfig: Sendable, Equatable {
         let root = JSONCursor(value: value, path: "", collector: collector)
         var config = DaemonConfig()
         if root.isObject() {
-            root.checkKeys(["rig", "group", "maxClients", "maxClientsPerUser", "reservedClients", "requestTimeoutSeconds", "metricsDirectory", "metricsIntervalSeconds", "clientStuckSeconds", "logLevel", "seat", "loopbackLabel", "loopbackDevice", "sensorPollMilliseconds", "cameraMode", "stateDirectory"])
+            root.checkKeys(["rig", "group", "maxClients", "maxClientsPerUser", "reservedClients", "requestTimeoutSeconds", "metricsDirectory", "metricsIntervalSeconds", "clientStuckSeconds", "logLevel", "seat", "loopbackLabel", "loopbackDevice", "sensorPollMilliseconds", "cameraMode", "cameraIdleGraceMilliseconds", "snapshotSettleFrames", "stateDirectory"])
             if let cursor = root.field("cameraMode"), let text = cursor.string() {
                 if let mode = CameraMode(rawValue: text) { config.cameraMode = mode } else { collector.add(cursor.path, "unknown mode \"\(text)\" (expected one of: virtual, individual)") }
             }
@@ -104,6 +110,12 @@ public struct DaemonConfig: Sendable, Equatable {
             }
             if let cursor = root.field("sensorPollMilliseconds"), let milliseconds = cursor.integer() {
                 if (10...1000).contains(milliseconds) { config.sensorPollMilliseconds = milliseconds } else { collector.add(cursor.path, "\(milliseconds) is out of range (10 to 1000)") }
+            }
+            if let cursor = root.field("cameraIdleGraceMilliseconds"), let milliseconds = cursor.integer() {
+                if (0...600_000).contains(milliseconds) { config.cameraIdleGraceMilliseconds = milliseconds } else { collector.add(cursor.path, "\(milliseconds) is out of range (0 to 600000)") }
+            }
+            if let cursor = root.field("snapshotSettleFrames"), let frames = cursor.integer() {
+                if (0...300).contains(frames) { config.snapshotSettleFrames = frames } else { collector.add(cursor.path, "\(frames) is out of range (0 to 300)") }
             }
         }
         guard collector.errors.isEmpty else { throw collector.reported }

@@ -17,6 +17,8 @@ public enum Readiness: Sendable, Equatable {
     case ready
     case switching
     case interrupted(Reason)
+    /// Nobody reads the virtual camera: no camera runs (the loopback shows its idle frame).
+    case idle
     case stopped
 
     /// Readiness from the decision alone (no producer): ready with a source, else interrupted
@@ -39,6 +41,7 @@ public enum Readiness: Sendable, Equatable {
         case .ready: return .object([("state", .string("ready"))])
         case .switching: return .object([("state", .string("switching"))])
         case let .interrupted(reason): return .object([("state", .string("interrupted")), ("reason", .string(reason.rawValue))])
+        case .idle: return .object([("state", .string("idle"))])
         case .stopped: return .object([("state", .string("stopped"))])
         }
     }

@@ -150,6 +150,8 @@ public final class DaemonRunner {
     /// Snapshots are encoded on a worker; their replies come back through the loop.
     private func startSnapshots(loop: EventLoop, server: ControlServer) throws -> SnapshotService {
         let snapshots = try SnapshotService()
+        try loop.register(snapshots.waitTimer.descriptor) { _ in snapshots.checkWaiting() }
+        snapshots.settleFrames = config.snapshotSettleFrames
         try loop.register(snapshots.completions.descriptor) { [unowned server] _ in
             for completion in snapshots.finished() {
                 server.completeDeferred(sessionID: completion.sessionID, requestID: completion.requestID, result: completion.result)

@@ -53,11 +53,30 @@ final class SnapshotService {
     private let departed = DepartedClients()
     /// When the producer runs, snapshots come from its ring of written frames.
     var producer: VirtualCameraProducer?
+    /// The virtual camera's controller: a snapshot while nobody watches starts the camera.
+    weak var camera: VirtualCameraController?
+    /// Frames to skip after the camera starts for a snapshot, while its exposure settles.
+    var settleFrames = 5
+    /// How long a snapshot waits for a started camera's settled frame before giving up.
+    static let startLimit: UInt64 = 10_000_000_000
     let completions: Mailbox<Completion>
+    /// Wakes the event loop once per output frame while snapshots wait for a started camera.
+    let waitTimer: Timer
     private let queue = DispatchQueue(label: "foldcam.snapshot")
+
+    /// A snapshot that started the camera: answered once the producer has written
+    /// `settleFrames` + 1 camera frames since `baseline`.
+    private struct Waiting {
+        var sessionID: Int
+        var requestID: JSONValue
+        var baseline: Int
+        var deadline: UInt64
+    }
+    private var waiting: [Waiting] = []
 
     init() throws(SystemCallError) {
         completions = try Mailbox()
+        waitTimer = try Timer()
     }
 
     /// Records what the virtual camera shows from now on.
@@ -87,11 +106,25 @@ final class SnapshotService {
             moment = UInt64(at)
             if moment > now + 50_000_000 { throw params.failure("params.at: \(at) is in the future (now is \(now))") }
             if moment + Self.span < now {
+                // Idle, the ring keeps nothing from cameras at all: say that, it is what to fix.
+                if producer != nil, let camera, !camera.demand.running { throw Self.idleFailure(request.id, moment: moment) }
                 throw WireProtocol.Failure(id: request.id, code: .unavailable, message: "no frame from \(at): the ring holds the last 0.5 s (now is \(now))")
             }
         }
         if let producer {
-            guard let frame = producer.frame(nearest: moment) else {
+            let explicit = request.params["at"].map { $0 != .null } ?? false
+            if let camera, !explicit, !camera.demand.running || camera.demand.snapshots > 0 {
+                // Nobody watches, so no camera runs: start one for this snapshot.
+                began(sessionID: sessionID, requestID: request.id)
+                waiting.append(Waiting(sessionID: sessionID, requestID: request.id, baseline: producer.stats.framesFromCameras, deadline: now + Self.startLimit))
+                camera.snapshotBegan()
+                let period = Duration.nanoseconds(Int64(1e9 / producer.configuration.fps))
+                if waiting.count == 1 { try? waitTimer.schedule(after: period, repeating: period) }
+                return
+            }
+            let found = producer.frame(nearest: moment)
+            if found?.source == nil, let camera, !camera.demand.running { throw Self.idleFailure(request.id, moment: moment) }
+            guard let frame = found else {
                 throw WireProtocol.Failure(id: request.id, code: .unavailable, message: "no frame near \(moment) in the last 0.5 s")
             }
             // The "camera unavailable" card is the loopback's placeholder, not a picture: no
@@ -99,19 +132,8 @@ final class SnapshotService {
             guard frame.source != nil else {
                 throw WireProtocol.Failure(id: request.id, code: .unavailable, message: "no camera was showing at that moment (the virtual camera showed its 'camera unavailable' frame; see the readiness topic)")
             }
-            let mirrored = producer.configuration.mirror
-            let requestID = request.id
-            let completions = self.completions
-            let departed = self.departed
-            began(sessionID: sessionID, requestID: requestID)
-            queue.async {
-                if departed.ids.withLock({ $0.contains(sessionID) }) {
-                    return completions.post(Completion(sessionID: sessionID, requestID: requestID, result: .failure(WireProtocol.Failure(id: requestID, code: .stopped, message: "client left"))))
-                }
-                // Ring frames are upright; undo a configured mirror: snapshots are never mirrored.
-                let upright = mirrored ? FrameTransform.applied(.init(rotation: 0, mirror: true), to: frame) : frame
-                completions.post(Completion(sessionID: sessionID, requestID: requestID, result: Self.encode(upright, requestID: requestID, rotation: nil)))
-            }
+            began(sessionID: sessionID, requestID: request.id)
+            encodeLater(frame, mirrored: producer.configuration.mirror, sessionID: sessionID, requestID: request.id)
             return
         }
         guard let mode = plan.format else {
@@ -133,6 +155,55 @@ final class SnapshotService {
             let result = gone ? .failure(WireProtocol.Failure(id: job.requestID, code: .stopped, message: "client left")) : Self.render(job)
             completions.post(Completion(sessionID: job.sessionID, requestID: job.requestID, result: result))
         }
+    }
+
+    /// A snapshot of a past moment while nobody reads the virtual camera: no camera ran.
+    static func idleFailure(_ id: JSONValue, moment: UInt64) -> WireProtocol.Failure {
+        WireProtocol.Failure(id: id, code: .unavailable, message: "no frame of \(moment): the virtual camera was idle then (nobody was reading it, so no camera ran and no frame was kept); ask without \"at\" to start the camera and take one now")
+    }
+
+    /// Encodes a ring frame on the worker queue; the reply comes back through `completions`.
+    private func encodeLater(_ frame: VideoFrame, mirrored: Bool, sessionID: Int, requestID: JSONValue) {
+        let completions = self.completions
+        let departed = self.departed
+        queue.async {
+            if departed.ids.withLock({ $0.contains(sessionID) }) {
+                return completions.post(Completion(sessionID: sessionID, requestID: requestID, result: .failure(WireProtocol.Failure(id: requestID, code: .stopped, message: "client left"))))
+            }
+            // Ring frames are upright; undo a configured mirror: snapshots are never mirrored.
+            let upright = mirrored ? FrameTransform.applied(.init(rotation: 0, mirror: true), to: frame) : frame
+            completions.post(Completion(sessionID: sessionID, requestID: requestID, result: Self.encode(upright, requestID: requestID, rotation: nil)))
+        }
+    }
+
+    /// `waitTimer` fired: answers the snapshots whose camera has delivered its settled frame,
+    /// gives up on those past their limit, and lets the camera stop when none waits.
+    func checkWaiting() {
+        _ = waitTimer.acknowledge()
+        guard let producer else { return }
+        let now = MonotonicClock.nanoseconds
+        let written = producer.stats.framesFromCameras
+        // No camera could start (all busy, unplugged, failing): say so now rather than at the limit.
+        var failedReason: Readiness.Reason?
+        if case let .interrupted(reason) = camera?.readiness { failedReason = reason }
+        var still: [Waiting] = []
+        for entry in waiting {
+            if written > entry.baseline + settleFrames, let frame = producer.frame(nearest: now), frame.source != nil {
+                encodeLater(frame, mirrored: producer.configuration.mirror, sessionID: entry.sessionID, requestID: entry.requestID)
+            } else if let failedReason {
+                let message = "no camera could be started for this snapshot (readiness interrupted: \(failedReason.rawValue); see the daemon's journal)"
+                completions.post(Completion(sessionID: entry.sessionID, requestID: entry.requestID, result: .failure(WireProtocol.Failure(id: entry.requestID, code: .unavailable, message: message))))
+            } else if now >= entry.deadline {
+                let message = "the camera started for this snapshot gave \(max(0, written - entry.baseline)) of the \(settleFrames + 1) frames needed within \(Self.startLimit / 1_000_000_000) s (see the readiness topic and the daemon's journal)"
+                completions.post(Completion(sessionID: entry.sessionID, requestID: entry.requestID, result: .failure(WireProtocol.Failure(id: entry.requestID, code: .unavailable, message: message))))
+            } else {
+                still.append(entry)
+                continue
+            }
+            camera?.snapshotEnded()
+        }
+        waiting = still
+        if waiting.isEmpty { waitTimer.cancel() }
     }
 
     private func began(sessionID: Int, requestID: JSONValue) {

@@ -14,6 +14,9 @@ final class VirtualCameraController {
     /// Where each rig camera's frames come from (synthetic in simulate mode, a device node on
     /// hardware); nil when the camera has no device right now.
     var sourceOf: (String) -> VirtualCameraProducer.Source?
+    /// Called when the producer has the loopback open (reader detection starts then, so the
+    /// daemon's own opens are behind it).
+    var onOutputReady: (() -> Void)?
     /// Called when readiness may have changed.
     var onReadinessChange: (() -> Void)?
     /// Called once the producer has stopped and closed every device (a reload's rebuild waits for it).
@@ -26,6 +29,18 @@ final class VirtualCameraController {
     private var lastAngles: [Double] = []
     private var timing = SwitchTiming()
     private var wanted: String?
+    /// Whether the source runs (someone reads, or a snapshot waits); idle until the loopback's
+    /// readers are known (docs/virtual-camera.md, "Only while watched").
+    private(set) var demand = CameraDemand(grace: 2_000_000_000)
+    /// Whether the producer was told to show the idle frame since the camera last ran.
+    private var idleShown = false
+    /// The last decision, re-applied when the camera starts or stops.
+    private var engine: FoldEngine?
+    /// Told when `demand.deadline` changes (the owner arms a timer for `advanceDemand`).
+    var onDemandDeadline: ((UInt64?) -> Void)?
+    /// Unregisters what the event loop watches for this controller (its reader count and its
+    /// grace timer); called when the camera side is torn down (a reload rebuilds it).
+    var detachFromLoop: (() -> Void)?
 
     init(producer: VirtualCameraProducer, log: Log, sourceOf: @escaping (String) -> VirtualCameraProducer.Source?) {
         self.producer = producer
@@ -36,12 +51,22 @@ final class VirtualCameraController {
     /// Set once the loopback failed: a camera's frames then reach no reader, so nothing is ready.
     private(set) var outputBroken = false
 
-    /// Ready only while a camera's frames reach the loopback (docs/virtual-camera.md, "Readiness").
-    var readiness: Readiness { outputBroken ? .interrupted(.outputFailed) : switcher.readiness }
+    /// Ready only while a camera's frames reach the loopback (docs/virtual-camera.md, "Readiness");
+    /// idle while nobody reads it.
+    var readiness: Readiness { outputBroken ? .interrupted(.outputFailed) : demand.running ? switcher.readiness : .idle }
     var feeding: String? { switcher.feeding }
 
     /// A new decision: the candidates, best first, and the capture rotation of each camera.
     func update(engine: FoldEngine) {
+        self.engine = engine
+        let before = readiness
+        guard demand.running else {
+            // Idle: every camera closed, the loopback keeps its idle frame.
+            perform(switcher.prewarm(nil))
+            perform(switcher.decide(candidates: []))
+            if readiness != before { onReadinessChange?() }
+            return
+        }
         let state = engine.state, rig = engine.rig, plan = engine.plan
         let candidates = plan.candidates(rig: rig, state: state.displays, viewedDisplay: state.viewedDisplay).map { rig.cameras[$0].id }
         rotations = Dictionary(uniqueKeysWithValues: rig.cameras.indices.map { (rig.cameras[$0].id, state.cameras[$0].captureRotation) })
@@ -50,7 +75,6 @@ final class VirtualCameraController {
         case let .interrupted(derived): reason = derived
         default: reason = .noForwardCamera
         }
-        let before = switcher.readiness
         if candidates.first != wanted {
             wanted = candidates.first
             timing.decided(wanted, at: MonotonicClock.nanoseconds)
@@ -59,7 +83,66 @@ final class VirtualCameraController {
         perform(switcher.prewarm(predictedSource(engine: engine, current: candidates.first)))
         // The camera being fed may have turned (gravity, mount): tell the producer.
         if let feeding = switcher.feeding { producer.send(.feed(camera: feeding, rotation: rotations[feeding] ?? 0)) }
-        if switcher.readiness != before { onReadinessChange?() }
+        if readiness != before { onReadinessChange?() }
+    }
+
+    // MARK: Demand
+
+    /// The number of applications reading the loopback changed.
+    func readersChanged(_ count: Int) {
+        let before = demand.readers
+        changeDemand { $0.readers(count, at: MonotonicClock.nanoseconds) }
+        if !demand.running && demand.readers == 0 && !idleShown {
+            // The producer writes nothing until told. With nobody reading: the idle frame, once
+            // (it keeps the loopback offering a picture to the next reader that opens).
+            idleShown = true
+            producer.send(.idle)
+        }
+        if count != before { log.info("virtual camera: \(count) reader\(count == 1 ? "" : "s")\(demand.running ? "" : count > 0 ? " (waiting for the opener to stay)" : "")") }
+    }
+
+    /// A snapshot needs a frame while nobody reads (the camera starts for it).
+    func snapshotBegan() { changeDemand { $0.snapshotBegan(at: MonotonicClock.nanoseconds) } }
+    func snapshotEnded() { changeDemand { $0.snapshotEnded(at: MonotonicClock.nanoseconds) } }
+
+    /// The demand's deadline passed (grace period over, an opener stayed).
+    func advanceDemand() { changeDemand { $0.advance(now: MonotonicClock.nanoseconds) } }
+
+    /// The grace period after the last reader left, nanoseconds (a reload may change it).
+    var demandGrace: UInt64 {
+        get { demand.grace }
+        set { demand.grace = newValue }
+    }
+
+    /// Sets the grace period and the opener settle time (before the first count).
+    func configureDemand(grace: UInt64, settle: UInt64) {
+        demand.grace = grace
+        demand.settle = settle
+    }
+
+    /// Runs `body` on the demand, starts or stops the camera as it says, and publishes the
+    /// readiness when it changed (`idle` and back).
+    private func changeDemand(_ body: (inout CameraDemand) -> CameraDemand.Change?) {
+        let before = readiness
+        apply(body(&demand))
+        if readiness != before { onReadinessChange?() }
+    }
+
+    private func apply(_ change: CameraDemand.Change?) {
+        onDemandDeadline?(demand.deadline)
+        guard let change else { return }
+        switch change {
+        case .start:
+            idleShown = false
+            log.info("virtual camera: starting the camera (\(demand.readers > 0 ? "a reader is watching" : "a snapshot needs a frame"))")
+        case .stop:
+            log.info("virtual camera: nobody is watching; the camera is off")
+            // Back to noSource; the switch timing starts afresh with the next reader.
+            wanted = nil
+            idleShown = true
+            producer.send(.idle)
+        }
+        if let engine { update(engine: engine) }
     }
 
     /// The source the virtual camera will switch to if a moving hinge keeps moving for
@@ -87,9 +170,10 @@ final class VirtualCameraController {
     /// The cameras present changed (hotplug): a camera that could not be opened, for instance
     /// because its device node was not known yet, is tried again.
     func devicesChanged() {
-        let before = switcher.readiness
+        guard demand.running else { return }
+        let before = readiness
         perform(switcher.retryFailed())
-        if switcher.readiness != before { onReadinessChange?() }
+        if readiness != before { onReadinessChange?() }
     }
 
     func handle(_ event: VirtualCameraProducer.Event) {
@@ -107,6 +191,8 @@ final class VirtualCameraController {
             outputBroken = true
         case let .degraded(message):
             log.warning("virtual camera: \(message)")
+        case .outputReady:
+            onOutputReady?()
         case .stopped:
             onStopped?()
         }
@@ -135,6 +221,8 @@ final class VirtualCameraController {
                 let report = timing.fed(camera, at: MonotonicClock.nanoseconds)
                 if let report { metrics?.switchFed(afterSeconds: Double(report.decisionToFeed) / 1e9) }
                 log.info("virtual camera now shows \(camera)\(report.map(Self.describe) ?? "")")
+            case .feedUnavailable where !demand.running:
+                producer.send(.idle)
             case .feedUnavailable:
                 producer.send(.feedUnavailable)
                 log.notice("virtual camera: no camera available; showing the 'camera unavailable' frame")

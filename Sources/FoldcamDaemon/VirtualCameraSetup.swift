@@ -47,13 +47,64 @@ enum VirtualCameraSetup {
         }
         controller.onReadinessChange = { [unowned daemon] in daemon.publish(candidates: [.readiness]) }
         controller.metrics = daemon.metrics
+        try watchReaders(controller: controller, node: node, loop: loop, config: config, log: log)
         try loop.register(producer.events.descriptor) { [unowned controller] _ in
             for event in producer.events.drain() { controller.handle(event) }
         }
         producer.start()
         snapshots.producer = producer
+        snapshots.camera = controller
         daemon.virtualCamera = controller
         log.info("virtual camera: feeding \(node) with \(mode)")
         return (producer, controller)
+    }
+
+    /// Counts the loopback's readers once the producer has it open (its own opens then lie
+    /// behind the count), and runs the camera's grace period on a timer.
+    private static func watchReaders(controller: VirtualCameraController, node: String, loop: EventLoop, config: DaemonConfig, log: Log) throws {
+        let grace = UInt64(config.cameraIdleGraceMilliseconds) * 1_000_000
+        controller.configureDemand(grace: grace, settle: 0)
+        let timer = try Timer()
+        try loop.register(timer.descriptor) { [unowned controller] _ in
+            _ = timer.acknowledge()
+            controller.advanceDemand()
+        }
+        // What the loop watches for this controller, let go when the camera side is torn down.
+        var watched: [FileDescriptor] = [timer.descriptor]
+        controller.detachFromLoop = { [unowned loop] in
+            for descriptor in watched { loop.unregister(descriptor) }
+            watched.removeAll()
+            timer.cancel()
+        }
+        controller.onDemandDeadline = { deadline in
+            guard let deadline else { return timer.cancel() }
+            let now = MonotonicClock.nanoseconds
+            try? timer.schedule(after: .nanoseconds(Int64(deadline > now ? deadline - now : 0)))
+        }
+        controller.onOutputReady = { [unowned controller, unowned loop] in
+            let readers: LoopbackReaders
+            do {
+                readers = try LoopbackReaders(node: node, ownDescriptors: 1)
+            } catch {
+                // Without a count the camera would never start: run it as if watched.
+                log.error("virtual camera: cannot tell when \(node) is read (\(error)); the camera runs all the time")
+                controller.readersChanged(1)
+                return
+            }
+            let settle = if case .clientUsageEvent = readers.method { UInt64(0) } else { LoopbackReaders.openerSettle }
+            controller.configureDemand(grace: grace, settle: settle)
+            log.info("virtual camera: readers of \(node) detected by \(readers.method); the camera runs only while one reads (stops \(config.cameraIdleGraceMilliseconds) ms after the last leaves)")
+            do {
+                try loop.register(readers.descriptor, interest: readers.interest) { [unowned controller] _ in
+                    controller.readersChanged(readers.update())
+                }
+                watched.append(readers.descriptor)
+            } catch {
+                log.error("virtual camera: cannot watch \(node)'s readers (\(error)); the camera runs all the time")
+                controller.readersChanged(1)
+                return
+            }
+            controller.readersChanged(readers.count)
+        }
     }
 }

@@ -9,6 +9,8 @@ public final class EventLoop {
         public init(rawValue: UInt32) { self.rawValue = rawValue }
         public static let readable = Interest(rawValue: cfoldcam_EPOLLIN)
         public static let writable = Interest(rawValue: cfoldcam_EPOLLOUT)
+        /// Priority data: a V4L2 device's events (VIDIOC_DQEVENT).
+        public static let priority = Interest(rawValue: cfoldcam_EPOLLPRI)
     }
 
     /// What epoll reported for a descriptor.

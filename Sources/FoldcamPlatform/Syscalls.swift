@@ -165,6 +165,40 @@ package enum Syscall {
         _ = try check("timerfd_settime") { timerfd_settime(fd, 0, &value, nil) }
     }
 
+    package static func inotifyInit() throws(SystemCallError) -> Int32 {
+        try check("inotify_init1") { inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC)) }
+    }
+
+    package static func inotifyAddWatch(_ fd: Int32, path: String, mask: UInt32) throws(SystemCallError) -> Int32 {
+        try check("inotify_add_watch", subject: path) { inotify_add_watch(fd, path, mask) }
+    }
+
+    /// The target of a symbolic link (a /proc/PID/fd entry); nil when it cannot be read (the
+    /// process or descriptor went away, or it is not ours to see). Never follows the link, so it
+    /// cannot block on the file behind it.
+    package static func readLink(_ path: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = buffer.withUnsafeMutableBufferPointer { Glibc.readlink(path, $0.baseAddress!, $0.count - 1) }
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// `path` with every symbolic link resolved (realpath(3)); nil when it cannot be resolved.
+    package static func resolvedPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// Whether `path` can be listed (opendir succeeds); the errno when not.
+    package static func canList(_ path: String) -> Errno? {
+        guard let directory = opendir(path) else { return .current }
+        closedir(directory)
+        return nil
+    }
+
+    package static func processID() -> Int32 { getpid() }
+
     package static func signalFD(_ signals: [Int32]) throws(SystemCallError) -> Int32 {
         var mask = sigset_t()
         sigemptyset(&mask)

@@ -150,4 +150,13 @@ enum ProcStatus {
         }
         return (total, threads.count)
     }
+
+    /// The same per thread: id, name (/proc/PID/task/TID/comm) and switches.
+    static func contextSwitchesByThread(pid: pid_t) -> [(id: pid_t, name: String, switches: Int)] {
+        threadIDs(pid: pid).map { thread in
+            let text = read("/proc/\(pid)/task/\(thread)/status")
+            let name = read("/proc/\(pid)/task/\(thread)/comm").filter { $0 != "\n" }
+            return (thread, name, (field("voluntary_ctxt_switches", in: text) ?? 0) + (field("nonvoluntary_ctxt_switches", in: text) ?? 0))
+        }
+    }
 }

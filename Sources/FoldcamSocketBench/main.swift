@@ -13,7 +13,7 @@ let spec = CommandLineSpec(
         client and servers pinned to one CPU, then to separate CPUs); fan-out (simulate.hinge -> the last of N subscribers \
         has the event, p50/p99 over the changes; target p99 < 10 ms); idle RSS (VmRSS of a fresh daemon after start-up, \
         no sweep; target < 12 MB); idle wake-ups (context switches of all the daemon's threads over --idle-seconds; target \
-        none). Build everything in release first: swift build -c release && swift run -c release foldcam-socket-bench. \
+        none), with each thread's. Build everything in release first: swift build -c release && swift run -c release foldcam-socket-bench. \
         Targets are reported, not asserted.
         """,
     commands: [
@@ -27,6 +27,7 @@ let spec = CommandLineSpec(
         OptionSpec("--subscribers", kind: .value("N"), commands: ["run"], help: "subscribers for the fan-out (default 1000)"),
         OptionSpec("--changes", kind: .value("N"), commands: ["run"], help: "hinge changes for the fan-out (default 300)"),
         OptionSpec("--idle-seconds", kind: .value("N"), commands: ["run"], help: "how long to count idle wake-ups (default 10)"),
+        OptionSpec("--idle-config", kind: .value("PATH"), commands: ["run"], help: "measure only the idle figures, of a hardware-mode daemon started with this configuration (the e2e guest's bench/idle-hardware.sh: real sensors and a virtual camera nobody reads)"),
         OptionSpec("--json", commands: ["run"], help: "print the figures as JSON"),
     ],
     defaultCommand: "run",
@@ -39,6 +40,7 @@ struct Options {
     var subscribers = 1000
     var changes = 300
     var idleSeconds = 10
+    var idleConfig: String?
     var json = false
 }
 
@@ -66,6 +68,7 @@ func parseOptions() -> Options {
             options.subscribers = try number("--subscribers") ?? options.subscribers
             options.changes = try number("--changes") ?? options.changes
             options.idleSeconds = try number("--idle-seconds") ?? options.idleSeconds
+            options.idleConfig = parsed.value("--idle-config")
             options.json = parsed.flag("--json")
             return options
         }
@@ -111,6 +114,8 @@ struct Results {
     var idleSwitches = 0
     var idleThreads = 0
     var idleSeconds = 0
+    /// Context switches of each thread over the idle window, by thread name.
+    var idleByThread: [(name: String, switches: Int)] = []
     var loadAverage: [Double] = []
 }
 
@@ -137,17 +142,27 @@ func runBench(_ options: Options) throws -> Results {
     // Idle figures first, on a fresh daemon nobody talks to after the start-up probe.
     do {
         let socket = directory + "/idle.sock"
-        let idle = try Child(executable: daemonPath, arguments: ["--simulate", "--quiet", "--socket", socket], stderrPath: directory + "/idle.log")
+        let mode = options.idleConfig.map { ["--config", $0] } ?? ["--simulate"]
+        let idle = try Child(executable: daemonPath, arguments: mode + ["--quiet", "--socket", socket], stderrPath: directory + "/idle.log")
         defer { idle.stop() }
         try idle.waitUntilServing(socket, probe: Array(#"{"id":0,"method":"hello"}"#.utf8) + [10])
         usleep(1_000_000)
         results.idleRSSKiB = ProcStatus.residentKiB(pid: idle.pid) ?? -1
         note("idle daemon: VmRSS \(results.idleRSSKiB) KiB; counting wake-ups for \(options.idleSeconds) s")
         let before = ProcStatus.contextSwitches(pid: idle.pid)
+        let threadsBefore = ProcStatus.contextSwitchesByThread(pid: idle.pid)
         usleep(UInt32(options.idleSeconds) * 1_000_000)
         let after = ProcStatus.contextSwitches(pid: idle.pid)
+        let threadsAfter = ProcStatus.contextSwitchesByThread(pid: idle.pid)
         results.idleSwitches = after.switches - before.switches
         results.idleThreads = after.threads
+        results.idleByThread = threadsAfter.map { thread in
+            (thread.name, thread.switches - (threadsBefore.first { $0.id == thread.id }?.switches ?? 0))
+        }
+    }
+    if options.idleConfig != nil {
+        results.loadAverage = loadAverage()
+        return results
     }
 
     // The loaded daemon: room for the subscribers.
@@ -267,7 +282,8 @@ func report(_ results: Results, _ options: Options) {
                 "\"cpuPerRequestNs\": {\"echo\": \(Int(trips.echoCPU)), \"directions\": \(Int(trips.directionsCPU))}}"
             }.joined(separator: ", "))}, \
             "fanOut": {"subscribers": \(results.subscribers), "p50Ns": \(Int(results.fanOut.p50)), "p99Ns": \(Int(results.fanOut.p99)), "maxNs": \(Int(results.fanOut.maximum)), "changes": \(results.fanOut.count), "daemonCPUPerChangeNs": \(Int(results.changeCPU))}, \
-            "idle": {"rssKiB": \(results.idleRSSKiB), "contextSwitches": \(results.idleSwitches), "seconds": \(results.idleSeconds), "threads": \(results.idleThreads)}, \
+            "idle": {"rssKiB": \(results.idleRSSKiB), "contextSwitches": \(results.idleSwitches), "seconds": \(results.idleSeconds), "threads": \(results.idleThreads), \
+            "byThread": {\(results.idleByThread.map { "\"\($0.name)\": \($0.switches)" }.joined(separator: ", "))}}, \
             "loadAverage": \(results.loadAverage)}
             """)
         return
@@ -291,9 +307,15 @@ func report(_ results: Results, _ options: Options) {
     print("                                 p50 \(milliseconds(results.fanOut.p50))   p99 \(milliseconds(results.fanOut.p99))   max \(milliseconds(results.fanOut.maximum))   target p99 < 10 ms: \(verdict(results.fanOut.p99 < 10_000_000))")
     print("  daemon CPU time per change     \(milliseconds(results.changeCPU)) (request, one event encoded once, \(results.subscribers) sends)")
     print("")
-    print("  idle daemon (no sweep, no clients)")
+    if options.idleConfig != nil {
+        print("foldcam-socket-bench: idle hardware-mode daemon (--config \(options.idleConfig ?? "")), load average \(results.loadAverage.map { String(($0 * 100).rounded() / 100) }.joined(separator: " "))")
+    }
+    if options.idleConfig == nil {
+        print("  idle daemon (no sweep, no clients)")
+    }
     print("    VmRSS after start-up         \(String((idleMB * 10).rounded() / 10)) MB (\(results.idleRSSKiB) KiB)   target < 12 MB: \(verdict(idleMB < 12))")
     print("    wake-ups in \(results.idleSeconds) s             \(results.idleSwitches) context switches over \(results.idleThreads) thread(s)   target none: \(verdict(results.idleSwitches == 0))")
+    print("    by thread                    \(results.idleByThread.map { "\($0.name) \($0.switches)" }.joined(separator: ", "))")
 }
 
 func pad(_ text: String) -> String { String(repeating: " ", count: max(0, 11 - text.count)) + text }

@@ -130,6 +130,24 @@ package final class V4L2Device {
         try control(cv4l2_VIDIOC_S_CTRL, "VIDIOC_S_CTRL \(name)", &setting)
     }
 
+    /// VIDIOC_SUBSCRIBE_EVENT for `type`, asking for the current state at once; false when the
+    /// driver has no such event (EINVAL).
+    package func subscribe(event type: UInt32) throws(SystemCallError) -> Bool {
+        var subscription = v4l2_event_subscription()
+        subscription.type = type
+        subscription.flags = cv4l2_EVENT_SUB_FL_SEND_INITIAL
+        return try control(cv4l2_VIDIOC_SUBSCRIBE_EVENT, "VIDIOC_SUBSCRIBE_EVENT(0x\(String(type, radix: 16)))", &subscription, unlessFailingWith: [.invalidArgument])
+    }
+
+    /// The next pending event: its type and the first 32 bits of its payload; nil when none is
+    /// pending (VIDIOC_DQEVENT fails with ENOENT).
+    package func dequeueEvent() throws(SystemCallError) -> (type: UInt32, value: UInt32)? {
+        var event = v4l2_event()
+        guard try control(cv4l2_VIDIOC_DQEVENT, "VIDIOC_DQEVENT", &event, unlessFailingWith: [.noEntry]) else { return nil }
+        let value = withUnsafeBytes(of: event.u) { $0.loadUnaligned(as: UInt32.self) }
+        return (event.type, value)
+    }
+
     /// Enabled controls by lower-case name (v4l2loopback's keep_format, sustain_framerate and
     /// timeout have driver-private ids).
     package func controlIDs() -> [String: UInt32] {

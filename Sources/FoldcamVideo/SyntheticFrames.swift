@@ -31,4 +31,14 @@ public enum SyntheticFrames {
         canvas.drawText(text, centreX: width / 2, centreY: height / 2, scale: scale, YUV(red: 200, green: 200, blue: 200))
         return canvas.frame
     }
+
+    /// "camera idle": what the loopback shows while nobody reads it and no camera runs; near
+    /// black with the words, so a reader that opens sees at once that it is a placeholder.
+    public static func idleFrame(format: PixelFormat, width: Int, height: Int, timestamp: UInt64) -> VideoFrame {
+        var canvas = FrameCanvas(frame: VideoFrame(format: format, width: width, height: height, filledWith: YUV(red: 16, green: 16, blue: 16), timestamp: timestamp), turn: 0)
+        let text = "CAMERA IDLE"
+        let scale = max(1, min(width / (text.count * 6 + 4), height / 16))
+        canvas.drawText(text, centreX: width / 2, centreY: height / 2, scale: scale, YUV(red: 120, green: 120, blue: 120))
+        return canvas.frame
+    }
 }

@@ -113,4 +113,21 @@ import Testing
         #expect(producer.stats.framesWritten > 0)
         _ = Self.stop(producer)
     }
+
+    /// Idle: the "camera idle" frame is written once (no camera gave it: snapshots refuse it);
+    /// a camera fed afterwards brings the ticks back.
+    @Test func idleShowsTheIdleFrameOnceThenACameraResumesTheOutput() throws {
+        let producer = try Self.makeProducer()
+        producer.send(.idle)
+        producer.start()
+        _ = Self.events(of: producer) { _ in producer.stats.framesWritten >= 1 }
+        let idle = producer.frame(nearest: Self.now)
+        #expect(idle != nil && idle?.source == nil)
+        producer.send(.open(camera: "synthetic", source: .synthetic(index: 1, sensorRotation: 0)))
+        producer.send(.feed(camera: "synthetic", rotation: 0))
+        _ = Self.events(of: producer) { $0.contains(.firstFrame(camera: "synthetic")) }
+        _ = Self.events(of: producer) { _ in producer.stats.framesFromCameras >= 3 }
+        #expect(producer.frame(nearest: Self.now)?.source == "synthetic")
+        _ = Self.stop(producer)
+    }
 }

@@ -51,7 +51,7 @@ enum MetricsReport {
             Family(name: "foldcam_virtual_camera_frames_repeated_total", help: "Frames written again because no new one had arrived in time.", kind: .counter,
                    samples: [Sample(labels: view, value: Double(c.producer?.repeatedFrames ?? 0))]),
             Family(name: "foldcam_virtual_camera_readiness", help: "The virtual camera's readiness (1 for the current state).", kind: .gauge,
-                   samples: ["ready", "switching", "interrupted", "stopped"].map { name in
+                   samples: ["ready", "switching", "interrupted", "idle", "stopped"].map { name in
                        Sample(labels: view + [("state", name)], value: readinessName(c.daemon.readiness) == name ? 1 : 0)
                    }),
             Family(name: "foldcam_virtual_camera_switches_total", help: "Changes of the camera feeding the virtual camera, by what caused them.", kind: .counter,
@@ -91,6 +91,7 @@ enum MetricsReport {
         case .ready: return "ready"
         case .switching: return "switching"
         case .interrupted: return "interrupted"
+        case .idle: return "idle"
         case .stopped: return "stopped"
         }
     }

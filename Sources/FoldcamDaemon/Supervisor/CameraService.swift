@@ -81,6 +81,9 @@ final class CameraService: DaemonService {
     func applyReload(_ reload: ReloadWorker.Prepared) {
         let next = Blueprint(config: reload.config, rig: reload.rig, plan: reload.plan, explicitNode: explicitNode)
         config = reload.config
+        // The grace period and the snapshot settle count apply at once, without a rebuild.
+        if case let .virtual(_, controller) = running { controller.demandGrace = UInt64(config.cameraIdleGraceMilliseconds) * 1_000_000 }
+        daemon.snapshots?.settleFrames = config.snapshotSettleFrames
         guard next != blueprint else { return }
         log.notice("virtual camera: rebuilding for the new configuration (\(Self.differences(blueprint, next)))")
         blueprint = next
@@ -124,6 +127,7 @@ final class CameraService: DaemonService {
             loop.unregister(control.results.descriptor)
             daemon.individual = nil
         case let .virtual(producer, controller):
+            controller.detachFromLoop?()
             daemon.virtualCameraRebuilding = rebuilding
             daemon.virtualCamera = nil
             daemon.snapshots?.producer = nil

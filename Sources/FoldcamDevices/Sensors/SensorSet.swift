@@ -25,6 +25,9 @@ final class SensorSet {
     }
 
     var isEmpty: Bool { entries.isEmpty }
+    /// Whether any sensor is read on the poll tick (one without a descriptor to watch): with none,
+    /// the device thread needs no tick at all.
+    var needsPolling: Bool { entries.values.contains { $0.driver.descriptor == nil } }
 
     /// Switch states as libinput reported them: an engaged switch rests its hinge's polled sensor.
     var lidClosed: Bool {

@@ -19,6 +19,7 @@ final class HardwareMonitor {
     private let sensors: SensorSet
     private var switches: LibInputSwitches?
     private let pollTimer: Timer
+    private var pollTimerArmed = false
     private let busyTimer: Timer
     private var busyTimerArmed = false
     private let clock = ContinuousClock()
@@ -59,7 +60,7 @@ final class HardwareMonitor {
             _ = self.pollTimer.acknowledge()
             self.post(self.sensors.poll(atMilliseconds: self.now))
         }
-        try pollTimer.schedule(after: .milliseconds(settings.sensorPollMilliseconds), repeating: .milliseconds(settings.sensorPollMilliseconds))
+        updatePollTimer()
         try loop.register(busyTimer.descriptor) { [unowned self] _ in
             _ = self.busyTimer.acknowledge()
             self.busyTimerArmed = false
@@ -139,7 +140,21 @@ final class HardwareMonitor {
 
     /// Starts using an IIO device; a sensor whose driver delivers samples on a descriptor joins
     /// the loop.
+    /// The poll tick runs only while some sensor is polled: with buffered sensors (or none) an
+    /// idle daemon makes no periodic wake-up here.
+    private func updatePollTimer() {
+        guard sensors.needsPolling != pollTimerArmed else { return }
+        if sensors.needsPolling {
+            let period = Duration.milliseconds(settings.sensorPollMilliseconds)
+            pollTimerArmed = (try? pollTimer.schedule(after: period, repeating: period)) != nil
+        } else {
+            pollTimer.cancel()
+            pollTimerArmed = false
+        }
+    }
+
     private func addSensor(_ record: UdevRecord) {
+        defer { updatePollTimer() }
         post(sensors.add(record, atMilliseconds: now))
         guard let descriptor = sensors.descriptor(record.syspath) else { return }
         do {
@@ -158,6 +173,7 @@ final class HardwareMonitor {
     private func removeSensor(_ syspath: String) -> [InputEvent] {
         // Stop watching before the driver closes its descriptor.
         if let descriptor = sensors.descriptor(syspath) { loop.unregister(descriptor) }
+        defer { updatePollTimer() }
         return sensors.remove(syspath: syspath)
     }
 

@@ -85,8 +85,9 @@ bench_size() {
 
     # --- foldcamd ---------------------------------------------------------------------------------
     set_angle 180
-    if ! vcam_start || ! vcam_wait_readiness ready 40; then
-        problems+=("$size: foldcamd did not become ready")
+    # The camera starts when a reader comes: foldcamd idle, then the reader, then ready.
+    if ! vcam_start || ! vcam_wait_readiness idle 40; then
+        problems+=("$size: foldcamd did not start idle")
         tail -n 20 "$VCAM_LOG" >&2
         vcam_stop
         return
@@ -96,6 +97,7 @@ bench_size() {
     rm -f "$events"
     mark "$events" start red
     reader_start "$reader" || problems+=("$size: no frames from foldcamd")
+    vcam_wait_readiness ready 40 || problems+=("$size: foldcamd did not become ready with a reader")
     wait_colour "$reader" red 10
     read -r ours_thread ours_frames ours_fps <<< "$(measure "$VCAM_PID" "$reader" foldcam-produce)"
     read -r ours_process _ <<< "$(measure "$VCAM_PID" "$reader")"

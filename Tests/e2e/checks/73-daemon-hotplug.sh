@@ -31,8 +31,10 @@ restore_vivid() {
     done
 }
 watcher=
+reader=
 cleanup() {
     [ -z "$watcher" ] || kill "$watcher" 2> /dev/null
+    [ -z "$reader" ] || { kill "$reader" 2> /dev/null; wait "$reader" 2> /dev/null; }
     daemon_stop
     restore_vivid
 }
@@ -44,6 +46,12 @@ fi
 all_available="all(s['cameras'][c]['available'] for c in ('inner-front', 'outer-front', 'back'))"
 all_unplugged="all(s['cameras'][c].get('reason') == 'unplugged' and not s['cameras'][c]['available'] for c in ('inner-front', 'outer-front', 'back'))"
 ready="s['readiness']['state'] == 'ready'"
+# The virtual camera runs only while someone reads it: once the daemon is idle (it has written
+# its idle frame, so the loopback offers capture), a reader.
+python3 "$E2E_SOCKET_TOOL" wait-state 30 "s['readiness']['state'] == 'idle'" > /dev/null 2> "$work/idle.err" \
+    || echo "before the reader: $(cat "$work/idle.err")" >&2
+"$E2E_TOOLS/loop-reader" "$E2E_LOOPBACK" "$work/reader.log" &
+reader=$!
 python3 "$E2E_SOCKET_TOOL" wait-state 30 "$all_available and $ready" > "$work/before.state" 2> "$work/before.err" \
     || echo "before unbinding: $(cat "$work/before.err")" >&2
 sock directions > "$work/before.directions"

@@ -35,9 +35,12 @@ rotation_case() {
     set_angle 180
     local no_flip=0
     [ "$how" = sensor ] || no_flip=1
-    if ! FOLDCAM_QUIRK_NO_FLIP=$no_flip VCAM_PRELOAD=$E2E_TOOLS/camera-quirks.so vcam_start || ! vcam_wait_readiness ready 30; then
-        fail "$name" "foldcamd did not become ready (readiness '$(vcam_readiness)')"
+    # The camera runs only while someone reads the loopback: a reader first.
+    if ! FOLDCAM_QUIRK_NO_FLIP=$no_flip VCAM_PRELOAD=$E2E_TOOLS/camera-quirks.so vcam_start || ! vcam_wait_readiness idle 30 \
+        || ! reader_start "$VCAM_DIR/rotation-$how.reader" || ! vcam_wait_readiness ready 30; then
+        fail "$name" "foldcamd did not become ready with a reader (readiness '$(vcam_readiness)')"
         cat "$VCAM_LOG" >&2
+        reader_stop
         return
     fi
     pin_hold outer
@@ -66,6 +69,7 @@ rotation_case() {
         echo "INFO $name: flip controls $flipped, block luma differences: $result"
         pass "$name"
     fi
+    reader_stop
     vcam_stop
 }
 

@@ -7,6 +7,7 @@
 //
 // Runs for SECONDS (0 or absent: until SIGTERM/SIGINT). LOG gets lines, flushed as written:
 //   format W H FOURCC SIZEIMAGE          once, after the first G_FMT
+//   streamon T                           once, when VIDIOC_STREAMON returned (T as below)
 //   frame N T COLOUR uniform|mixed Y U V W SEQ
 //                                        T = when DQBUF returned, CLOCK_REALTIME seconds with
 //                                        microseconds (the format of bash's $EPOCHREALTIME);
@@ -140,6 +141,8 @@ int main(int argc, char **argv) {
     if (xioctl(fd, VIDIOC_STREAMON, &type) < 0) { logerr("VIDIOC_STREAMON"); return 2; }
 
     unsigned long long start = now_ns(), last = start;
+    fprintf(logf_, "streamon %llu.%06llu\n", start / 1000000000ULL, start % 1000000000ULL / 1000ULL);
+    fflush(logf_);
     unsigned long frames = 0;
     char text[128];
     while (!stopping && (seconds <= 0 || now_ns() - start < (unsigned long long)(seconds * 1e9))) {

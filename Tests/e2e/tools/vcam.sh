@@ -224,14 +224,14 @@ vcam_cleanup() {
     cp "$VCAM_DIR"/*.reader "$VCAM_DIR"/*.events "$VCAM_LOG" "$E2E_LOGS/vcam/" 2> /dev/null
 }
 
-# vcam_begin NAME TAG: how every virtual-camera check starts: the hinge open, foldcamd ready, and
-# a reader ($reader, events in $events, both named by TAG) already reading the loopback. On a
-# failure it prints "FAIL NAME: why" and returns 1.
+# vcam_begin NAME TAG: how every virtual-camera check starts: the hinge open, foldcamd idle (no
+# reader yet, so no camera runs), then a reader ($reader, events in $events, both named by TAG)
+# reading the loopback and foldcamd ready. On a failure it prints "FAIL NAME: why" and returns 1.
 vcam_begin() {
     local name=$1 tag=$2
     set_angle 180
-    if ! vcam_start || ! vcam_wait_readiness ready 30; then
-        fail "$name" "foldcamd did not become ready (readiness '$(vcam_readiness)'; log: $(tail -n 3 "$VCAM_LOG" | tr '\n' ' '))"
+    if ! vcam_start || ! vcam_wait_readiness idle 30; then
+        fail "$name" "foldcamd did not start idle (readiness '$(vcam_readiness)'; log: $(tail -n 3 "$VCAM_LOG" | tr '\n' ' '))"
         cat "$VCAM_LOG" >&2
         return 1
     fi
@@ -244,4 +244,25 @@ vcam_begin() {
         cat "$VCAM_LOG" >&2
         return 1
     fi
+    if ! vcam_wait_readiness ready 30; then
+        fail "$name" "foldcamd did not become ready with a reader (readiness '$(vcam_readiness)'; log: $(tail -n 3 "$VCAM_LOG" | tr '\n' ' '))"
+        cat "$VCAM_LOG" >&2
+        return 1
+    fi
 }
+
+# vcam_cameras_held [PID]: the guest's vivid capture nodes foldcamd (default $VCAM_PID) has open,
+# space-separated, from /proc/PID/fd ("" when none: no physical camera is open).
+declare -A VCAM_CAMERA_NODES=()
+vcam_cameras_held() {
+    local pid=${1:-$VCAM_PID} camera node held=()
+    for camera in "${E2E_CAMERAS[@]}"; do
+        [ -n "${VCAM_CAMERA_NODES[$camera]:-}" ] || VCAM_CAMERA_NODES[$camera]=$(camera_node "$camera")
+        node=${VCAM_CAMERA_NODES[$camera]}
+        [ -n "$node" ] || continue
+        if find /proc/"$pid"/fd -maxdepth 1 -lname "$node" 2> /dev/null | grep -q .; then held+=("$camera"); fi
+    done
+    echo "${held[*]}"
+}
+vcam_holds_no_camera() { [ -z "$(vcam_cameras_held "$@")" ]; }
+vcam_holds_camera() { [ -n "$(vcam_cameras_held "$@")" ]; }
