@@ -34,6 +34,22 @@ import Testing
         }
     }
 
+    @Test func aReleasedConnectionClosesItsDescriptor() async throws {
+        let daemon = try await SimulatedDaemon()
+        var connection: FoldcamConnection? = try FoldcamConnection(path: daemon.socketPath)
+        let fd = try #require(connection?.descriptorNumber)
+        let identity = try #require(Self.identity(of: fd))
+        _ = try await connection?.hello()
+        connection = nil
+        // The reader thread lets go once it has seen the shutdown; then the socket is closed
+        // (its number may already name something else the process opened since).
+        let deadline = ContinuousClock.now + .seconds(20)
+        while Self.identity(of: fd) == identity && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(Self.identity(of: fd) != identity, "descriptor \(fd) still names the socket of a released connection")
+    }
+
     /// The socket a descriptor names (device and inode), nil when the number is not open.
     static func identity(of fd: Int32) -> [UInt64]? {
         var status = stat()
