@@ -71,6 +71,9 @@ public final class FoldcamConnection: Sendable {
 
     /// Why the connection ended, once it has (nil while it is open).
     public var closeReason: FoldcamClientError? { core.closeReason }
+
+    /// The socket's descriptor number (tests check that it stays this connection's).
+    var descriptorNumber: Int32 { core.descriptorNumber }
 }
 
 /// The state shared by the caller's tasks and the reader thread.
@@ -84,6 +87,8 @@ final class ConnectionCore: Sendable {
         var shutdownRequested = false
     }
 
+    /// Closed only when the core goes away (the caller's connection and the reader thread
+    /// both let go): the descriptor number stays this connection's while anyone can use it.
     private let socket: UnixConnection
     private let eventContinuation: AsyncStream<FoldcamEvent>.Continuation
     private let state = Mutex(State())
@@ -95,6 +100,7 @@ final class ConnectionCore: Sendable {
     }
 
     var closeReason: FoldcamClientError? { state.withLock { $0.closed } }
+    var descriptorNumber: Int32 { socket.descriptor.rawValue }
 
     func shutdown() {
         let first = state.withLock { state -> Bool in
@@ -192,7 +198,12 @@ final class ConnectionCore: Sendable {
         }
         for continuation in waiting { continuation.resume(returning: .failure(Self.asDisconnect(reason))) }
         eventContinuation.finish()
-        socket.close()
+        // Ends the connection (the daemon sees the client leave; a writer blocked in `request`
+        // wakes) but keeps the descriptor: it is closed when this object goes away, never here.
+        // Closed here, its number could be reused by another connection (or file) of the
+        // process while a caller still held it, and the caller's later `close()` (shutdown) or
+        // a request's write would then hit that other connection.
+        socket.shutdown()
     }
 
     /// Handles one line: a reply, an event, or garbage (returned as `.invalidReply`). Returns a

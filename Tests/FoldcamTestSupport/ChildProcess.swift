@@ -102,6 +102,12 @@ public final class ChildProcess: Sendable {
         return raw & 0x7F == 0 ? (raw >> 8) & 0xFF : -(raw & 0x7F)
     }
 
+    /// How it ended, for failure messages ("exit code 1", "signal 6"); nil while it runs.
+    public var endDescription: String? {
+        guard hasExited, let raw = status.withLock({ $0 }) else { return nil }
+        return raw & 0x7F == 0 ? "exit code \((raw >> 8) & 0xFF)" : "signal \(raw & 0x7F)"
+    }
+
     public func kill(_ signal: Int32) { Glibc.kill(pid, signal) }
 
     public var stdout: String { readTextFile(stdoutPath) }

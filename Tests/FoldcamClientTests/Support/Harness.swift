@@ -27,6 +27,8 @@ final class SimulatedDaemon: Sendable {
     let rig: String
     private let process = Mutex<ChildProcess?>(nil)
     private let starts = Mutex(0)
+    /// Set by `killHard`: a daemon the test killed did not die by itself.
+    private let killedByTest = Mutex(false)
 
     /// `started: false` only reserves the socket path (a client can wait for it); call `start()`.
     init(rig: String = "duo", started: Bool = true) async throws {
@@ -46,6 +48,7 @@ final class SimulatedDaemon: Sendable {
             executable: try Executables.path(of: "foldcamd"), arguments: ["--simulate", "--quiet", "--rig", rig, "--socket", socketPath],
             stdoutPath: directory.file("stdout.\(number)"), stderrPath: directory.file("stderr.\(number)"))
         process.withLock { $0 = child }
+        killedByTest.withLock { $0 = false }
         // Generous: CI machines run many test daemons at once on 2 cores, and under
         // ThreadSanitizer (scripts/test-sanitizers) everything is 5-15x slower; the wait ends
         // as soon as the daemon answers.
@@ -64,11 +67,20 @@ final class SimulatedDaemon: Sendable {
     /// SIGKILL: no clean shutdown, the socket file stays behind (stale).
     func killHard() async throws {
         guard let child = process.withLock({ $0 }) else { return }
+        killedByTest.withLock { $0 = true }
         child.kill(SIGKILL)
         guard try await child.waitForExitCode(timeout: .seconds(10)) != nil else { throw HarnessError("foldcamd did not die") }
     }
 
     var stderr: String { process.withLock { $0?.stderr ?? "" } }
+
+    /// A daemon that died by itself (a crash ends every client's connection, which a test
+    /// reports only as "the daemon closed the connection") says how and why in the test log.
+    deinit {
+        guard let child = process.withLock({ $0 }), !killedByTest.withLock({ $0 }), let end = child.endDescription else { return }
+        let report = Array("foldcamd --simulate on \(socketPath) died by itself (\(end)); its stderr:\n\(child.stderr)\n".utf8)
+        _ = report.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    }
 
     /// One request over a fresh connection.
     func call(_ method: String, _ params: JSONValue = .object([])) async throws -> JSONValue {
