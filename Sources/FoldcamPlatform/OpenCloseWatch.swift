@@ -47,8 +47,8 @@ public final class OpenCloseWatch {
 }
 
 /// Who holds a file open, from /proc/PID/fd: the processes the daemon may see (all of them as
-/// root; under the shipped systemd unit, with ProtectProc=invisible and no capabilities, only
-/// its own).
+/// root; under the shipped systemd unit, as user foldcam with no capabilities, only its own:
+/// another user's /proc/PID/fd is open only to those who may trace that process).
 public enum OpenFileHolders {
     public struct Count: Sendable, Equatable {
         /// Open descriptors of `path` in processes other than this one.
