@@ -2,6 +2,7 @@ import Dispatch
 import FoldcamCore
 import FoldcamIO
 import FoldcamPlatform
+import Synchronization
 
 /// The state directory (systemd's `StateDirectory=`, or `stateDirectory` in the config): the
 /// persisted pin and screen rotations are written there atomically and durably, off the event
@@ -12,6 +13,8 @@ final class StateStore: Sendable {
     private let log: Log
     /// Writes in the order they were asked for, off the loop (a slow disk never holds a client).
     private let queue = DispatchQueue(label: "foldcam.state")
+    /// The newest state not yet taken by the writer (nil: no write waiting).
+    private let pending = Mutex<PersistedState?>(nil)
 
     init(directory: String, log: Log) {
         self.directory = directory
@@ -40,13 +43,23 @@ final class StateStore: Sendable {
         }
     }
 
-    /// Writes `state` (later calls win; each write replaces the whole file).
+    /// Writes `state` (later calls win; each write replaces the whole file). Requests that
+    /// come faster than the disk are coalesced: at most one write waits, with the newest state,
+    /// so a client repeating setScreenRotation costs no queue that grows.
     func save(_ state: PersistedState) {
-        let bytes = state.json.prettyText.utf8 + [UInt8(ascii: "\n")]
-        let directory = directory, log = log
-        queue.async {
+        let scheduled = pending.withLock { waiting -> Bool in
+            defer { waiting = state }
+            return waiting != nil
+        }
+        if scheduled { return }
+        queue.async { [self] in
+            guard let latest = pending.withLock({ waiting -> PersistedState? in
+                defer { waiting = nil }
+                return waiting
+            }) else { return }
+            let bytes = Array(latest.json.prettyText.utf8) + [UInt8(ascii: "\n")]
             do {
-                try FileContents.replaceAtomically(Array(bytes), directory: directory, name: PersistedState.fileName, mode: 0o640, durable: true)
+                try FileContents.replaceAtomically(bytes, directory: directory, name: PersistedState.fileName, mode: 0o640, durable: true)
             } catch {
                 log.error("state: cannot write \(directory)/\(PersistedState.fileName): \(error); the pin and screen rotations will not survive a restart (check the state directory's owner and space)")
             }
