@@ -25,20 +25,20 @@ public enum SyntheticFrames {
 
     /// "camera unavailable": dark grey with the words, same format and size as the output.
     public static func unavailableFrame(format: PixelFormat, width: Int, height: Int, timestamp: UInt64) -> VideoFrame {
-        var canvas = FrameCanvas(frame: VideoFrame(format: format, width: width, height: height, filledWith: YUV(red: 40, green: 40, blue: 40), timestamp: timestamp), turn: 0)
-        let text = "CAMERA UNAVAILABLE"
-        let scale = max(1, min(width / (text.count * 6 + 4), height / 16))
-        canvas.drawText(text, centreX: width / 2, centreY: height / 2, scale: scale, YUV(red: 200, green: 200, blue: 200))
-        return canvas.frame
+        placeholder("CAMERA UNAVAILABLE", background: YUV(red: 40, green: 40, blue: 40), ink: YUV(red: 200, green: 200, blue: 200), format: format, width: width, height: height, timestamp: timestamp)
     }
 
     /// "camera idle": what the loopback shows while nobody reads it and no camera runs; near
     /// black with the words, so a reader that opens sees at once that it is a placeholder.
     public static func idleFrame(format: PixelFormat, width: Int, height: Int, timestamp: UInt64) -> VideoFrame {
-        var canvas = FrameCanvas(frame: VideoFrame(format: format, width: width, height: height, filledWith: YUV(red: 16, green: 16, blue: 16), timestamp: timestamp), turn: 0)
-        let text = "CAMERA IDLE"
+        placeholder("CAMERA IDLE", background: YUV(red: 16, green: 16, blue: 16), ink: YUV(red: 120, green: 120, blue: 120), format: format, width: width, height: height, timestamp: timestamp)
+    }
+
+    /// A frame that stands in for a camera: one colour with `text` centred, as large as fits.
+    private static func placeholder(_ text: String, background: YUV, ink: YUV, format: PixelFormat, width: Int, height: Int, timestamp: UInt64) -> VideoFrame {
+        var canvas = FrameCanvas(frame: VideoFrame(format: format, width: width, height: height, filledWith: background, timestamp: timestamp), turn: 0)
         let scale = max(1, min(width / (text.count * 6 + 4), height / 16))
-        canvas.drawText(text, centreX: width / 2, centreY: height / 2, scale: scale, YUV(red: 120, green: 120, blue: 120))
+        canvas.drawText(text, centreX: width / 2, centreY: height / 2, scale: scale, ink)
         return canvas.frame
     }
 }

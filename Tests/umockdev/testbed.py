@@ -199,33 +199,28 @@ class Daemon:
             request["params"] = params
         self.next_id += 1
         self.client.sendall((json.dumps(request) + "\n").encode())
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            while b"\n" in self.buffer:
-                line, self.buffer = self.buffer.split(b"\n", 1)
-                reply = json.loads(line)
-                if reply.get("id") == request["id"]:
-                    return reply.get("result", reply.get("error"))
-            try:
-                chunk = self.client.recv(65536)
-                if not chunk:
-                    raise RuntimeError("daemon closed the connection")
-                self.buffer += chunk
-            except BlockingIOError:
-                self.bed.turn(0.005)
+        for reply in self._messages(time.monotonic() + timeout):
+            if reply.get("id") == request["id"]:
+                return reply.get("result", reply.get("error"))
         raise RuntimeError("no reply to %s" % method)
 
     def subscribe(self, topics, timeout=10):
         """Subscribes; returns {topic: value} from the events carrying each current value."""
         self.request("subscribe", {"topics": topics})
         values = {}
-        deadline = time.monotonic() + timeout
-        while len(values) < len(topics) and time.monotonic() < deadline:
+        for message in self._messages(time.monotonic() + timeout):
+            if "event" in message:
+                values[message["event"]] = message["data"]
+                if len(values) == len(topics):
+                    break
+        return values
+
+    def _messages(self, deadline):
+        """The daemon's messages, one parsed line at a time, as they arrive until `deadline`."""
+        while time.monotonic() < deadline:
             while b"\n" in self.buffer:
                 line, self.buffer = self.buffer.split(b"\n", 1)
-                message = json.loads(line)
-                if "event" in message:
-                    values[message["event"]] = message["data"]
+                yield json.loads(line)
             try:
                 chunk = self.client.recv(65536)
                 if not chunk:
@@ -233,7 +228,6 @@ class Daemon:
                 self.buffer += chunk
             except BlockingIOError:
                 self.bed.turn(0.005)
-        return values
 
     def eventually(self, method, predicate, timeout=10):
         """Asks until the answer satisfies `predicate`; returns the last answer."""

@@ -5,8 +5,9 @@ import FoldcamPlatform
 /// One way of reading a sensor, as iio-sensor-proxy keeps a table of drivers: each says from
 /// what udev and sysfs show whether it can read a device (`discover`), sets it up (`open`) and
 /// lets go of it (`close`). A new transport is a new driver in `SensorDrivers.table`; the
-/// `SensorSet` that runs them does not change.
-protocol SensorDriver: AnyObject {
+/// `SensorSet` that runs them does not change. `SendableMetatype`: the table of driver types is
+/// a global that any thread may read.
+protocol SensorDriver: AnyObject, SendableMetatype {
     /// How it reads, for the log line that announces a sensor ("polled from sysfs").
     var how: String { get }
     /// Set for drivers whose device delivers samples on a descriptor: the device thread watches
