@@ -107,8 +107,13 @@ import Testing
         _ = Self.events(of: producer) { _ in producer.frame(nearest: Self.now)?.source == "synthetic" }
         let expected = SyntheticFrames.unavailableFrame(format: .yuyv, width: 64, height: 48, timestamp: 0)
         producer.send(.feedUnavailable)
-        _ = Self.events(of: producer) { _ in producer.frame(nearest: Self.now)?.source == nil }
-        let shown = producer.frame(nearest: Self.now)
+        // A frame with no source, not no frame: nearest(to:) is nil while no frame is recent
+        // enough (a starved producer thread on a loaded machine), and that is not the answer.
+        var shown: VideoFrame?
+        _ = Self.events(of: producer) { _ in
+            shown = producer.frame(nearest: Self.now)
+            return shown != nil && shown?.source == nil
+        }
         #expect(shown?.bytes == expected.bytes)
         #expect(producer.stats.framesWritten > 0)
         _ = Self.stop(producer)
