@@ -19,7 +19,7 @@ import PackageDescription
 // - C libraries that make their own system calls, called only from thin owner types: libudev
 //   (Devices/Udev), libinput (Devices/Input, loaded with dlopen; its open_restricted callback
 //   opens through Syscall), libv4l2 (FoldcamV4L2's V4L2Device with `.libv4l2` access, for
-//   probing), libpng (Capture, in memory only).
+//   probing; loaded with dlopen), libpng (Capture, in memory only; loaded with dlopen).
 // - The benchmark executables (FoldcamBench, FoldcamSocketBench) import Glibc to measure
 //   processes: clock_gettime, mallinfo2, spawning, signalling and pinning the processes they
 //   time. Their file reads go through Platform.
@@ -68,8 +68,9 @@ let package = Package(
         // Logging, rig and config loading, argument parsing: built on Platform's files.
         .target(name: "FoldcamIO", dependencies: ["FoldcamCore", "FoldcamPlatform"]),
         // The V4L2 UAPI and libv4l2 (its VIDIOC_* macros re-exported with a prefix): the one C
-        // shim for V4L2.
-        .systemLibrary(name: "CV4L2", pkgConfig: "libv4l2", providers: [.apt(["libv4l-dev"])]),
+        // shim for V4L2. libv4l2's header only (libv4l-dev): pkg-config would link it, and
+        // FoldcamV4L2 loads it with dlopen when it first probes a node.
+        .systemLibrary(name: "CV4L2"),
         // The V4L2 vocabulary both device modules speak: the one device owner type (kernel calls
         // through Platform, or libv4l2 for probing) and the one pixel-format code (FourCC).
         .target(name: "FoldcamV4L2", dependencies: ["FoldcamPlatform", "CV4L2"]),
@@ -82,8 +83,9 @@ let package = Package(
         // table of drivers chosen by what udev says). C library calls stay in thin owner types;
         // only descriptors and InputEvents leave it.
         .target(name: "FoldcamDevices", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamV4L2", "CUdev", "CLibInput", "CV4L2"]),
-        // libpng's simplified API, for snapshots (macros re-exported with a prefix).
-        .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        // libpng's simplified API, for snapshots (macros re-exported with a prefix); the header
+        // only (libpng-dev): FoldcamCapture loads libpng with dlopen at the first snapshot.
+        .systemLibrary(name: "CPNG"),
         // Video I/O: the v4l2loopback producer (mmap capture, loopback output) and PNG snapshots.
         .target(name: "FoldcamCapture", dependencies: ["FoldcamVideo", "FoldcamPlatform", "FoldcamV4L2", "FoldcamCore", "CPNG", "CV4L2"]),
         // The daemon: event loop, socket server, request handling. Executables stay thin.

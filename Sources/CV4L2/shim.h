@@ -1,17 +1,27 @@
 // The V4L2 UAPI and libv4l2, for FoldcamV4L2 and the modules built on it (FoldcamDevices probes
 // through libv4l2, which works around driver quirks; FoldcamCapture streams with plain kernel
 // ioctls, so frames stay zero-copy). The VIDIOC_* requests expand through _IOWR and sizeof,
-// which Swift cannot import, and v4l2_open/v4l2_ioctl are variadic, which Swift cannot call:
-// both are re-exported here as prefixed constants and fixed-signature wrappers. No other code.
+// which Swift cannot import: they are re-exported here as prefixed constants. No other code.
 #ifndef FOLDCAM_CV4L2_H
 #define FOLDCAM_CV4L2_H
 
 #include <linux/videodev2.h>
 #include <libv4l2.h>
 
-static inline int cv4l2_open(const char *path, int flags) { return v4l2_open(path, flags); }
-static inline int cv4l2_ioctl(int fd, unsigned long request, void *argument) { return v4l2_ioctl(fd, request, argument); }
-static inline int cv4l2_close(int fd) { return v4l2_close(fd); }
+// Nothing links libv4l2: FoldcamV4L2 loads it with dlopen when a node is first probed
+// (LibV4L2.swift), so a daemon that never probes (simulate mode) does not map it, nor
+// libv4lconvert and libjpeg behind it. Each wrapper calls the function found by dlsym through
+// its declared type, variadic as declared (Swift cannot call variadic functions), and
+// __typeof__ references no symbol, so nothing needs libv4l2 at link time.
+static inline int cv4l2_open(const void *function, const char *path, int flags) {
+    return ((__typeof__(&v4l2_open))function)(path, flags);
+}
+static inline int cv4l2_ioctl(const void *function, int fd, unsigned long request, void *argument) {
+    return ((__typeof__(&v4l2_ioctl))function)(fd, request, argument);
+}
+static inline int cv4l2_close(const void *function, int fd) {
+    return ((__typeof__(&v4l2_close))function)(fd);
+}
 
 static const unsigned long cv4l2_VIDIOC_QUERYCAP = VIDIOC_QUERYCAP;
 static const unsigned long cv4l2_VIDIOC_ENUM_FMT = VIDIOC_ENUM_FMT;

@@ -1,4 +1,5 @@
 import CPNG
+import FoldcamPlatform
 import FoldcamVideo
 
 /// Encodes frames as PNG through libpng's simplified API.
@@ -9,6 +10,8 @@ public enum PNGEncoder {
 
     /// 8-bit RGB PNG bytes of `frame` (converted from its YUV layout).
     public static func encode(_ frame: VideoFrame) throws(EncodingError) -> [UInt8] {
+        let png: LibPNG
+        do { png = try LibPNG.load() } catch { throw EncodingError(description: "\(error) (install the libpng16-16 package)") }
         var rgb = RGBConversion.rgb(of: frame)
         var image = png_image()
         image.version = png_uint_32(cpng_IMAGE_VERSION)
@@ -18,13 +21,13 @@ public enum PNGEncoder {
         let stride = Int32(frame.width * 3)
         // First call measures, second writes.
         var size = 0
-        let measured = rgb.withUnsafeMutableBytes { png_image_write_to_memory(&image, nil, &size, 0, $0.baseAddress, stride, nil) }
+        let measured = rgb.withUnsafeMutableBytes { png.imageWriteToMemory(&image, nil, &size, 0, $0.baseAddress, stride, nil) }
         guard measured != 0, size > 0 else { throw EncodingError(description: "libpng: \(message(of: image))") }
         var output = [UInt8](repeating: 0, count: size)
         let written = output.withUnsafeMutableBytes { destination in
-            rgb.withUnsafeMutableBytes { png_image_write_to_memory(&image, destination.baseAddress, &size, 0, $0.baseAddress, stride, nil) }
+            rgb.withUnsafeMutableBytes { png.imageWriteToMemory(&image, destination.baseAddress, &size, 0, $0.baseAddress, stride, nil) }
         }
-        png_image_free(&image)
+        png.imageFree(&image)
         guard written != 0 else { throw EncodingError(description: "libpng: \(message(of: image))") }
         return Array(output.prefix(size))
     }

@@ -28,6 +28,8 @@ public struct Errno: Error, Equatable, Hashable, Sendable, CustomStringConvertib
     public static let connectionReset = Errno(rawValue: ECONNRESET)
     public static let permissionDenied = Errno(rawValue: EACCES)
     public static let tooManyOpenFiles = Errno(rawValue: EMFILE)
+    /// A library loaded with dlopen is missing ("Can not access a needed shared library").
+    public static let libraryInaccessible = Errno(rawValue: ELIBACC)
     public static let tooManyOpenFilesInSystem = Errno(rawValue: ENFILE)
     public static let notPermitted = Errno(rawValue: EPERM)
 

@@ -21,6 +21,8 @@ package final class V4L2Device {
     package let node: String
     let access: Access
     private let fd: Int32
+    /// Set for `.libv4l2` access: the library the calls go through.
+    private let library: LibV4L2?
     private var isOpen = true
 
     /// Opens read-write; `nonBlocking` for probes and streams, which must never wait on a driver.
@@ -30,9 +32,16 @@ package final class V4L2Device {
         let flags = OpenFlags.readWrite | (nonBlocking ? OpenFlags.nonBlocking : 0)
         switch access {
         case .kernel:
+            library = nil
             fd = try Syscall.open(node, flags, subject: node)
         case .libv4l2:
-            fd = try Syscall.check("open", subject: node) { cv4l2_open(node, flags | OpenFlags.closeOnExec) }
+            let library: LibV4L2
+            do { library = try LibV4L2.load() } catch {
+                // Only a broken install lacks it (the package depends on libv4l-0).
+                throw SystemCallError("dlopen \(LibV4L2.soname) (install libv4l-0)", .libraryInaccessible, subject: node)
+            }
+            self.library = library
+            fd = try Syscall.check("open", subject: node) { cv4l2_open(library.open, node, flags | OpenFlags.closeOnExec) }
         }
     }
 
@@ -44,7 +53,7 @@ package final class V4L2Device {
         isOpen = false
         switch access {
         case .kernel: Syscall.close(fd)
-        case .libv4l2: _ = cv4l2_close(fd)  // nothing to do about a failed close of a probe handle
+        case .libv4l2: _ = cv4l2_close(library!.close, fd)  // nothing to do about a failed close of a probe handle
         }
     }
 
@@ -60,6 +69,7 @@ package final class V4L2Device {
         precondition(isOpen, "\(node): \(name()) on a closed device")
         let fd = fd
         let access = access
+        let library = library
         let node = node
         do {
             try withUnsafeMutablePointer(to: &argument) { pointer throws(SystemCallError) in
@@ -68,7 +78,7 @@ package final class V4L2Device {
                 case .kernel:
                     try Syscall.ioctl(fd, request, raw, name: name(), subject: node)
                 case .libv4l2:
-                    _ = try Syscall.check(name(), subject: node) { cv4l2_ioctl(fd, request, raw) }
+                    _ = try Syscall.check(name(), subject: node) { cv4l2_ioctl(library!.ioctl, fd, request, raw) }
                 }
             }
             return true
