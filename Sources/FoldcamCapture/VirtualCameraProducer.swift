@@ -28,14 +28,17 @@ public final class VirtualCameraProducer: Sendable {
         public var fps: Double
         /// Mirror captured frames (off: captures are not mirrored).
         public var mirror: Bool
+        /// Zero-copy where the drivers allow it, or always one copy (`ForwardingPlan`).
+        public var forwarding: DaemonConfig.VirtualCameraForwarding
 
-        public init(outputNode: String?, format: PixelFormat, width: Int, height: Int, fps: Double, mirror: Bool = false) {
+        public init(outputNode: String?, format: PixelFormat, width: Int, height: Int, fps: Double, mirror: Bool = false, forwarding: DaemonConfig.VirtualCameraForwarding = .auto) {
             self.outputNode = outputNode
             self.format = format
             self.width = width
             self.height = height
             self.fps = fps
             self.mirror = mirror
+            self.forwarding = forwarding
         }
     }
 
@@ -66,6 +69,9 @@ public final class VirtualCameraProducer: Sendable {
         case outputReady
         /// Something works less well than it should, but frames still flow (for the journal).
         case degraded(message: String)
+        /// How frames reach the loopback: for the output as a whole (`camera` nil, once it is
+        /// open), then for each camera stream that starts.
+        case forwarding(camera: String?, path: ForwardingPath)
         case stopped
     }
 
@@ -80,6 +86,8 @@ public final class VirtualCameraProducer: Sendable {
         public var framesWritten = 0
         public var framesFromCameras = 0
         public var repeatedFrames = 0
+        /// Frames a camera captured straight into a loopback buffer, queued there as they were.
+        public var zeroCopyFrames = 0
         /// Longest interval between two output writes, nanoseconds.
         public var longestInterval: UInt64 = 0
     }
@@ -122,6 +130,9 @@ public final class VirtualCameraProducer: Sendable {
         // Confined to the producer thread after start.
         let producer: VirtualCameraProducer
         var output: LoopbackOutput?
+        /// The loopback's mapped output buffers when the zero-copy path runs (then nothing is
+        /// write()n to `output`); nil on the copy path.
+        var mapped: MappedLoopback?
         var streams: [String: CaptureStream] = [:]
         /// Device opens posted to the setup thread and not back yet.
         var opening: [String: PendingOpen] = [:]
@@ -177,7 +188,9 @@ public final class VirtualCameraProducer: Sendable {
             }
             if let node = c.outputNode {
                 do {
-                    output = try LoopbackOutput(node: node, format: c.format, width: c.width, height: c.height, fps: c.fps)
+                    let output = try LoopbackOutput(node: node, format: c.format, width: c.width, height: c.height, fps: c.fps)
+                    self.output = output
+                    mapOutput(output)
                     producer.events.post(.outputReady)
                 } catch {
                     producer.events.post(.outputFailed(message: "\(error)"))
@@ -289,7 +302,9 @@ public final class VirtualCameraProducer: Sendable {
             guard camera == feeding, buffer.bytes.count >= c.format.byteCount(width: c.width, height: c.height) else {
                 return try stream.requeue(buffer.index)
             }
-            if transform == .identity && stream.bufferCount >= VirtualCameraProducer.buffersBeyondRing {
+            if transform == .identity && stream.lender != nil {
+                requeue(frame.hold(buffer, camera: camera, inRing: false, lent: true))
+            } else if transform == .identity && stream.bufferCount >= VirtualCameraProducer.buffersBeyondRing {
                 let inRing = stream.bufferCount >= producer.frames.capacity + VirtualCameraProducer.buffersBeyondRing
                 requeue(frame.hold(buffer, camera: camera, inRing: inRing))
             } else {
@@ -341,12 +356,17 @@ public final class VirtualCameraProducer: Sendable {
             }
             if let output {
                 do {
-                    try frame.write(to: output)
+                    if let mapped {
+                        try frame.publish(to: mapped)
+                    } else {
+                        try frame.write(to: output)
+                    }
                 } catch {
                     producer.events.post(.outputFailed(message: "\(error)"))
                     self.output = nil
                 }
             }
+            let zeroCopy = frame.showsLentBuffer && fresh
             requeue(frame.record(at: now))
             let wasFresh = fresh
             fresh = false
@@ -355,6 +375,7 @@ public final class VirtualCameraProducer: Sendable {
             producer.statistics.withLock { stats in
                 stats.framesWritten += 1
                 if wasFresh { stats.framesFromCameras += 1 } else { stats.repeatedFrames += 1 }
+                if zeroCopy { stats.zeroCopyFrames += 1 }
                 stats.longestInterval = max(stats.longestInterval, interval)
             }
         }
@@ -420,6 +441,40 @@ public final class VirtualCameraProducer: Sendable {
             }
         }
 
+        // MARK: Zero-copy (ForwardingPlan, MappedLoopback)
+
+        /// Maps the loopback's output buffers when the config and the drivers allow zero-copy,
+        /// and says which path runs and why.
+        private func mapOutput(_ output: LoopbackOutput) {
+            let c = producer.configuration
+            var path = ForwardingPlan.outputPath(setting: c.forwarding, mirror: c.mirror)
+            if path == .zeroCopy {
+                switch MappedLoopback.map(output) {
+                case let .success(loopback): mapped = loopback
+                case let .failure(reason): path = .copy(reason)
+                }
+            }
+            producer.events.post(.forwarding(camera: nil, path: path))
+        }
+
+        /// Loopback pages for a camera about to open (nil on the copy path, or when the spare
+        /// pages are lent to another camera: it then keeps its own buffers, and says so).
+        private func lendPages(to camera: String, ticket: UInt64) -> LentPages? {
+            guard let mapped else { return nil }
+            switch mapped.lend(to: ticket) {
+            case let .success(pages):
+                return pages
+            case let .failure(reason):
+                producer.events.post(.forwarding(camera: camera, path: .copy(reason)))
+                return nil
+            }
+        }
+
+        /// A stream handed over to stop: its pages wait for `.returned` before reuse.
+        private func retireLent(_ stream: CaptureStream) {
+            if let lender = stream.lender { mapped?.retire(lender: lender) }
+        }
+
         // MARK: Streams starting and stopping on the setup thread
 
         private func open(_ camera: String, node: String) {
@@ -435,22 +490,29 @@ public final class VirtualCameraProducer: Sendable {
             }
             nextTicket += 1
             opening[camera] = PendingOpen(ticket: nextTicket, node: node)
-            submit(.open(camera: camera, node: node, ticket: nextTicket))
+            submit(.open(camera: camera, node: node, ticket: nextTicket, lending: lendPages(to: camera, ticket: nextTicket)))
         }
 
         private func receive(_ result: CaptureStreamSetup.Result) {
             switch result {
-            case let .opened(camera, ticket, transfer):
+            case let .opened(camera, ticket, transfer, path):
+                // Pages lent for an open the camera refused are free again.
+                if transfer.stream.lender == nil { mapped?.cancel(lender: ticket) }
                 guard let pending = opening[camera], pending.ticket == ticket, pending.wanted else {
                     // Closed, or superseded, while it was starting.
                     if opening[camera]?.ticket == ticket { opening[camera] = nil }
+                    retireLent(transfer.stream)
                     submit(.stop(transfer))
                     return
                 }
                 opening[camera] = nil
+                if let path { producer.events.post(.forwarding(camera: camera, path: path)) }
                 streams[camera] = transfer.stream
                 if camera == feeding { orientFedStream() }
+            case let .returned(lender):
+                mapped?.stopped(lender: lender)
             case let .failed(camera, ticket, error):
+                mapped?.cancel(lender: ticket)
                 guard let pending = opening[camera], pending.ticket == ticket else { return }
                 opening[camera] = nil
                 // A camera closed meanwhile is no longer anybody's concern.
@@ -465,6 +527,7 @@ public final class VirtualCameraProducer: Sendable {
         private func retire(_ camera: String) {
             guard let stream = streams.removeValue(forKey: camera) else { return }
             frame.keep(stream: stream.serial)
+            retireLent(stream)
             submit(.stop(CaptureStreamTransfer(stream: stream)))
         }
 
@@ -492,7 +555,9 @@ public final class VirtualCameraProducer: Sendable {
                 setupThread.join()
             }
             // Streams that started before the setup thread saw the end are this thread's now.
-            for case let .opened(_, _, transfer) in setup.results.drain() { transfer.stream.stop() }
+            for case let .opened(_, _, transfer, _) in setup.results.drain() { transfer.stream.stop() }
+            // Every stream that captured into the loopback's pages has stopped: unmap them.
+            mapped = nil
             producer.events.post(.stopped)
         }
     }

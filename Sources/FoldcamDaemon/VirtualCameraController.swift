@@ -191,6 +191,9 @@ final class VirtualCameraController {
             outputBroken = true
         case let .degraded(message):
             log.warning("virtual camera: \(message)")
+        case let .forwarding(camera, path):
+            // Which path runs and why (docs/virtual-camera.md, "Frames are not copied").
+            log.info("virtual camera: \(camera.map { "\($0) forwarding" } ?? "loopback output forwarding"): \(path)")
         case .outputReady:
             onOutputReady?()
         case .stopped:
