@@ -122,7 +122,11 @@ struct OutputFrame {
         }
         if shown.lent {
             // A loopback page: copied at the ring's own lower rate (`lentRingInterval`).
-            if let last = lastRingCopy, now >= last, now - last < Self.lentRingInterval { return [] }
+            if let last = lastRingCopy, now >= last, now - last < Self.lentRingInterval {
+                // Not copied: a snapshot copies it from the page while it is still shown.
+                frames.noteShownWrite(timestamp: now, source: shown.camera)
+                return []
+            }
             lastRingCopy = now
         }
         return shown.inRing

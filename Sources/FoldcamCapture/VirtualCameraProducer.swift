@@ -72,6 +72,9 @@ public final class VirtualCameraProducer: Sendable {
         /// How frames reach the loopback: for the output as a whole (`camera` nil, once it is
         /// open), then for each camera stream that starts.
         case forwarding(camera: String?, path: ForwardingPath)
+        /// A stream's first frame that went to the loopback in the very buffer the camera
+        /// captured it into: what proves the zero-copy path runs (once per stream).
+        case firstZeroCopyFrame(camera: String)
         case stopped
     }
 
@@ -133,6 +136,8 @@ public final class VirtualCameraProducer: Sendable {
         /// The loopback's mapped output buffers when the zero-copy path runs (then nothing is
         /// write()n to `output`); nil on the copy path.
         var mapped: MappedLoopback?
+        /// The stream whose first zero-copy frame was reported last.
+        var announcedZeroCopy: UInt64?
         var streams: [String: CaptureStream] = [:]
         /// Device opens posted to the setup thread and not back yet.
         var opening: [String: PendingOpen] = [:]
@@ -367,6 +372,10 @@ public final class VirtualCameraProducer: Sendable {
                 }
             }
             let zeroCopy = frame.showsLentBuffer && fresh
+            if zeroCopy, let camera = feeding, let stream = streams[camera], announcedZeroCopy != stream.serial {
+                announcedZeroCopy = stream.serial
+                producer.events.post(.firstZeroCopyFrame(camera: camera))
+            }
             requeue(frame.record(at: now))
             let wasFresh = fresh
             fresh = false
