@@ -44,12 +44,13 @@ extension CaptureStream {
         try device.controlLendingMemory(cv4l2_VIDIOC_QBUF, "VIDIOC_QBUF(USERPTR into a loopback buffer)", &buffer)
     }
 
-    /// REQBUFS 0: the driver drops its hold on the pages (after STREAMOFF, or before streaming).
-    static func release(_ device: V4L2Device) {
+    /// REQBUFS 0: the driver drops its hold on the pages (after STREAMOFF, or before streaming),
+    /// or frees its own buffers (`memory` MMAP, once they are unmapped).
+    static func release(_ device: V4L2Device, memory: UInt32 = cv4l2_MEMORY_USERPTR) {
         var request = v4l2_requestbuffers()
         request.count = 0
         request.type = cv4l2_BUF_TYPE_VIDEO_CAPTURE
-        request.memory = cv4l2_MEMORY_USERPTR
+        request.memory = memory
         _ = try? device.control(cv4l2_VIDIOC_REQBUFS, "VIDIOC_REQBUFS(USERPTR, 0)", &request)
     }
 }

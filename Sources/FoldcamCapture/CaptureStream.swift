@@ -136,8 +136,11 @@ final class CaptureStream {
         if lender != nil {
             // The pages are the loopback's: the driver lets go of them (unpins), nobody unmaps.
             Self.release(device)
-        } else {
+        } else if !buffers.isEmpty {
             for buffer in buffers { Syscall.unmap(buffer.address, length: buffer.length) }
+            // Frees the driver's buffers now, not at close: the same camera can be opened again
+            // at once (reopened into loopback pages) while this descriptor is still open.
+            Self.release(device, memory: cv4l2_MEMORY_MMAP)
         }
         buffers.removeAll()
     }

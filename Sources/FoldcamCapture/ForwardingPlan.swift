@@ -28,9 +28,12 @@ public enum ForwardingFallback: Error, Equatable, Sendable, CustomStringConverti
     case mirrored
     /// The loopback refused MMAP streaming on its output side (the call and its error).
     case loopbackRefused(String)
-    /// The loopback granted fewer output buffers than zero-copy needs (v4l2loopback's
-    /// `max_buffers`, 2 by default).
+    /// The loopback uses fewer buffers than zero-copy needs: v4l2loopback's `max_buffers` (2 by
+    /// default), or fewer that a reader asked for (0.12.7 then uses that many for everyone).
     case tooFewLoopbackBuffers(granted: Int, needed: Int)
+    /// While zero-copy ran, a reader asked the loopback for fewer buffers, which v4l2loopback
+    /// 0.12.7 then uses for everyone: a page would be queued as another.
+    case readerShrankLoopback
     /// The loopback's free buffers are lent to other cameras (a pre-warmed camera while the fed
     /// one holds them).
     case buffersLent
@@ -46,8 +49,9 @@ public enum ForwardingFallback: Error, Equatable, Sendable, CustomStringConverti
         case .configured: "virtualCameraForwarding is \"copy\" in the config"
         case .mirrored: "the rig mirrors the virtual camera, which needs a copy in software"
         case let .loopbackRefused(call): "the loopback refused mapped output buffers: \(call)"
-        case let .tooFewLoopbackBuffers(granted, needed): "the loopback granted \(granted) output buffers and zero-copy needs \(needed); load v4l2loopback with max_buffers=\(ForwardingPlan.wantedLoopbackBuffers) (module option)"
-        case .buffersLent: "the loopback's spare buffers are lent to another camera"
+        case let .tooFewLoopbackBuffers(granted, needed): "the loopback uses \(granted) buffers and zero-copy needs \(needed): load v4l2loopback with max_buffers=\(ForwardingPlan.wantedLoopbackBuffers) (module option); a reader that asked it for fewer lowers that for everyone until the module is reloaded"
+        case .readerShrankLoopback: "a reader asked the loopback for fewer buffers than zero-copy needs, and v4l2loopback now uses that many for every opener (restart foldcamd once no such reader is left, or reload v4l2loopback)"
+        case .buffersLent: "the loopback's spare buffers are lent to another camera (the camera is reopened into them once they are back)"
         case let .cameraRefused(call): "the camera refused to capture into the loopback's buffers: \(call)"
         case let .layoutMismatch(what): "the camera's frame layout differs from the loopback's: \(what)"
         case .synthetic: "a synthetic camera is drawn by the daemon"
@@ -63,8 +67,10 @@ public enum ForwardingPlan {
     /// Loopback buffers zero-copy needs: one camera's two, and two more for the daemon's own
     /// frames (idle, unavailable, turned, copied) so one can be filled while the other shows.
     public static let neededLoopbackBuffers = pagesPerStream + 2
-    /// What the daemon asks the loopback for: room for a pre-warmed camera's two besides.
-    public static let wantedLoopbackBuffers = neededLoopbackBuffers + pagesPerStream
+    /// What the daemon uses, and no more: v4l2loopback 0.12.7 serves every opener from the same
+    /// buffers and uses only as many as the smallest number any opener asked for; browsers and
+    /// most readers ask for 4, so a fifth buffer of ours would alias the first.
+    public static let wantedLoopbackBuffers = neededLoopbackBuffers
 
     /// Whether the loopback's output side should be mapped at all, before asking the driver.
     public static func outputPath(setting: DaemonConfig.VirtualCameraForwarding, mirror: Bool) -> ForwardingPath {

@@ -16,6 +16,8 @@ final class MappedLoopback {
     struct Page {
         let address: UnsafeMutableRawPointer
         let length: Int
+        /// Its offset in the device (VIDIOC_QUERYBUF), which tells it from the others.
+        let offset: UInt32
     }
 
     private let device: V4L2Device
@@ -28,40 +30,79 @@ final class MappedLoopback {
     private var shownOwnVersion: UInt64?
 
     /// Maps the output buffers of `output`, or says why the copy path runs instead.
+    ///
+    /// VIDIOC_REQBUFS only when the driver needs it (it answers VIDIOC_QUERYBUF only after it):
+    /// v4l2loopback 0.12.7 answers QUERYBUF from the start, and its REQBUFS resets every buffer's
+    /// flags, so a reader that is streaming already (a restarted daemon) would fail its next
+    /// VIDIOC_DQBUF with EINVAL until the buffers are mapped again.
     static func map(_ output: LoopbackOutput) -> Result<MappedLoopback, ForwardingFallback> {
         let device = output.device
-        var request = v4l2_requestbuffers()
-        request.count = UInt32(ForwardingPlan.wantedLoopbackBuffers)
-        request.type = cv4l2_BUF_TYPE_VIDEO_OUTPUT
-        request.memory = cv4l2_MEMORY_MMAP
-        do {
-            try device.control(cv4l2_VIDIOC_REQBUFS, "VIDIOC_REQBUFS(output, MMAP)", &request)
-        } catch {
-            return .failure(.loopbackRefused("\(error)"))
+        let count = ForwardingPlan.wantedLoopbackBuffers
+        var probe = Self.bufferQuery(0)
+        if (try? device.control(cv4l2_VIDIOC_QUERYBUF, "VIDIOC_QUERYBUF(output)", &probe)) == nil {
+            var request = v4l2_requestbuffers()
+            request.count = UInt32(count)
+            request.type = cv4l2_BUF_TYPE_VIDEO_OUTPUT
+            request.memory = cv4l2_MEMORY_MMAP
+            do {
+                try device.control(cv4l2_VIDIOC_REQBUFS, "VIDIOC_REQBUFS(output, MMAP)", &request)
+            } catch {
+                return .failure(.loopbackRefused("\(error)"))
+            }
+            if case let .copy(reason) = ForwardingPlan.outputPath(granted: Int(request.count)) { return .failure(reason) }
         }
-        // Too few: nothing was mapped or started, so write() keeps working as before.
-        if case let .copy(reason) = ForwardingPlan.outputPath(granted: Int(request.count)) { return .failure(reason) }
         var pages: [Page] = []
         do {
-            for index in 0..<request.count {
-                var buffer = v4l2_buffer()
-                buffer.index = index
-                buffer.type = cv4l2_BUF_TYPE_VIDEO_OUTPUT
-                buffer.memory = cv4l2_MEMORY_MMAP
+            var type = Int32(cv4l2_BUF_TYPE_VIDEO_OUTPUT)
+            try device.control(cv4l2_VIDIOC_STREAMON, "VIDIOC_STREAMON(output)", &type)
+            var offsets: [UInt32] = []
+            var lengths: [Int] = []
+            for index in 0..<count {
+                var buffer = Self.bufferQuery(UInt32(index))
                 try device.control(cv4l2_VIDIOC_QUERYBUF, "VIDIOC_QUERYBUF(output)", &buffer)
                 guard Int(buffer.length) >= output.frameBytes else {
                     throw SystemCallError("VIDIOC_QUERYBUF(output): buffer of \(buffer.length) bytes for \(output.frameBytes)-byte frames", .invalidArgument, subject: output.node)
                 }
-                let address = try device.mapBuffer(length: Int(buffer.length), offset: Int(buffer.m.offset), index: index)
-                pages.append(Page(address: address, length: Int(buffer.length)))
+                offsets.append(buffer.m.offset)
+                lengths.append(Int(buffer.length))
             }
-            var type = Int32(cv4l2_BUF_TYPE_VIDEO_OUTPUT)
-            try device.control(cv4l2_VIDIOC_STREAMON, "VIDIOC_STREAMON(output)", &type)
+            // 0.12.7 answers an index beyond the buffers it uses with one it does use.
+            let distinct = Set(offsets).count
+            if case let .copy(reason) = ForwardingPlan.outputPath(granted: distinct) { return .failure(reason) }
+            for index in 0..<count {
+                let address = try device.mapBuffer(length: lengths[index], offset: Int(offsets[index]), index: UInt32(index))
+                pages.append(Page(address: address, length: lengths[index], offset: offsets[index]))
+            }
         } catch {
             for page in pages { Syscall.unmap(page.address, length: page.length) }
             return .failure(.loopbackRefused("\(error)"))
         }
         return .success(MappedLoopback(device: device, pages: pages, frameBytes: output.frameBytes, bytesPerLine: output.bytesPerLine))
+    }
+
+    private static func bufferQuery(_ index: UInt32) -> v4l2_buffer {
+        var buffer = v4l2_buffer()
+        buffer.index = index
+        buffer.type = cv4l2_BUF_TYPE_VIDEO_OUTPUT
+        buffer.memory = cv4l2_MEMORY_MMAP
+        return buffer
+    }
+
+    /// Whether the loopback still uses every page as its own buffer. A reader that asks
+    /// v4l2loopback 0.12.7 for fewer buffers lowers the number it uses for everyone, for good:
+    /// then a page beyond it would be queued as another one (the index wraps), which a camera
+    /// may be capturing into. One QUERYBUF per frame tells.
+    func stillDistinct() -> Bool {
+        var buffer = Self.bufferQuery(UInt32(pages.count - 1))
+        guard (try? device.control(cv4l2_VIDIOC_QUERYBUF, "VIDIOC_QUERYBUF(output)", &buffer)) != nil else { return false }
+        return buffer.m.offset == pages[pages.count - 1].offset
+    }
+
+    /// Whether a camera opened now would get pages.
+    var canLend: Bool {
+        var trial = book
+        if case .success = trial.lend(to: .max) { return true }
+        return false
     }
 
     private init(device: V4L2Device, pages: [Page], frameBytes: Int, bytesPerLine: Int) {

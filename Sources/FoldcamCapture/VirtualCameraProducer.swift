@@ -138,6 +138,12 @@ public final class VirtualCameraProducer: Sendable {
         var mapped: MappedLoopback?
         /// The stream whose first zero-copy frame was reported last.
         var announcedZeroCopy: UInt64?
+        /// Pages a degraded mapping still lends to cameras: kept mapped until shutdown.
+        var abandoned: MappedLoopback?
+        /// The node each stream was opened from (to reopen a fed camera into loopback pages).
+        var nodes: [String: String] = [:]
+        /// Nodes whose camera refused to capture into loopback pages: not tried again.
+        var refusedLending: Set<String> = []
         var streams: [String: CaptureStream] = [:]
         /// Device opens posted to the setup thread and not back yet.
         var opening: [String: PendingOpen] = [:]
@@ -359,6 +365,7 @@ public final class VirtualCameraProducer: Sendable {
                 delivered.insert(camera)
                 producer.events.post(.firstFrame(camera: camera))
             }
+            if let mapped, !mapped.stillDistinct() { abandonMapping() }
             if let output {
                 do {
                     if let mapped {
@@ -371,7 +378,7 @@ public final class VirtualCameraProducer: Sendable {
                     self.output = nil
                 }
             }
-            let zeroCopy = frame.showsLentBuffer && fresh
+            let zeroCopy = frame.showsLentBuffer && fresh && mapped != nil
             if zeroCopy, let camera = feeding, let stream = streams[camera], announcedZeroCopy != stream.serial {
                 announcedZeroCopy = stream.serial
                 producer.events.post(.firstZeroCopyFrame(camera: camera))
@@ -484,6 +491,26 @@ public final class VirtualCameraProducer: Sendable {
             if let lender = stream.lender { mapped?.retire(lender: lender) }
         }
 
+        /// The fed camera streams into its own buffers because the pages were lent to the camera
+        /// it replaced (v4l2loopback has only 4 to share): once they are back, it is reopened
+        /// to capture into them. Its last frame repeats meanwhile (a copy, as on any switch),
+        /// for as long as the camera takes to start.
+        private func reopenFedStreamIntoPages() {
+            guard let mapped, mapped.canLend, let camera = feeding, let stream = streams[camera], stream.lender == nil,
+                  let node = nodes[camera], !refusedLending.contains(node), opening[camera] == nil else { return }
+            retire(camera)
+            open(camera, node: node)
+        }
+
+        /// A reader made v4l2loopback use fewer buffers than the pages (see
+        /// `MappedLoopback.stillDistinct`): from now on frames are write()n, as on the copy
+        /// path. Streams capturing into pages keep them until they stop; the pages stay mapped.
+        private func abandonMapping() {
+            abandoned = mapped
+            mapped = nil
+            producer.events.post(.forwarding(camera: nil, path: .copy(.readerShrankLoopback)))
+        }
+
         // MARK: Streams starting and stopping on the setup thread
 
         private func open(_ camera: String, node: String) {
@@ -515,11 +542,15 @@ public final class VirtualCameraProducer: Sendable {
                     return
                 }
                 opening[camera] = nil
+                nodes[camera] = pending.node
+                if case .copy(.cameraRefused) = path { refusedLending.insert(pending.node) }
                 if let path { producer.events.post(.forwarding(camera: camera, path: path)) }
                 streams[camera] = transfer.stream
                 if camera == feeding { orientFedStream() }
             case let .returned(lender):
                 mapped?.stopped(lender: lender)
+                abandoned?.stopped(lender: lender)
+                reopenFedStreamIntoPages()
             case let .failed(camera, ticket, error):
                 mapped?.cancel(lender: ticket)
                 guard let pending = opening[camera], pending.ticket == ticket else { return }
@@ -567,6 +598,7 @@ public final class VirtualCameraProducer: Sendable {
             for case let .opened(_, _, transfer, _) in setup.results.drain() { transfer.stream.stop() }
             // Every stream that captured into the loopback's pages has stopped: unmap them.
             mapped = nil
+            abandoned = nil
             producer.events.post(.stopped)
         }
     }

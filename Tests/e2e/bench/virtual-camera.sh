@@ -193,7 +193,7 @@ VCAM_RIG=duo-vivid bench_size 640x480 25
 # the last producer's format. False (with a problem recorded) if a camera refused.
 hdmi_mode() {
     local width=$1 height=$2 dev vname vnode pattern index timings status=0
-    modprobe -r v4l2loopback && modprobe v4l2loopback devices=1 video_nr=20 exclusive_caps=1 max_buffers=6 card_label="foldcam virtual camera" \
+    modprobe -r v4l2loopback && modprobe v4l2loopback devices=1 video_nr=20 exclusive_caps=1 max_buffers=4 card_label="foldcam virtual camera" \
         || { problems+=("reloading v4l2loopback failed"); return 1; }
     udevadm settle -t 10
     for dev in /sys/class/video4linux/video*; do

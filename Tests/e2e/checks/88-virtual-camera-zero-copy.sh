@@ -1,10 +1,12 @@
 # shellcheck shell=bash source=../lib.sh
 # Zero-copy forwarding in foldcamd itself (issue 14 item 5): with v4l2loopback loaded with
-# max_buffers=6 (guest-init) and vivid taking user memory, the daemon maps the loopback's output
+# max_buffers=4 (guest-init) and vivid taking user memory, the daemon maps the loopback's output
 # buffers, the fed camera captures into them (USERPTR) and each captured buffer is queued to the
-# loopback as it is. Asserted from the daemon's own log: the output is mapped, each fed camera
-# (inner-front, then outer-front after a fold, and inner-front again) starts zero-copy, and each
-# one's frames reached the loopback in the buffer the camera captured into. The reader must see
+# loopback as it is. Asserted from the daemon's own log: the output is mapped, inner-front starts
+# zero-copy, outer-front after a fold and inner-front after the fold back end up zero-copy (each
+# starts on its own buffers while the camera before it holds two of the four, and is reopened
+# into the loopback's once they are back), and each one's frames reached the loopback in the
+# buffer the camera captured into. The reader must see
 # each camera's colour after each fold, with no error or format change (vcam-analyse). Then the
 # same with "virtualCameraForwarding": "copy": the log names the config as the reason and the
 # reader still gets red.
@@ -24,6 +26,7 @@ expect_logged "inner-front forwarding: zero-copy" "inner-front"
 expect_logged "inner-front's frames reach the loopback with no copy" "inner-front"
 vcam_settle "at start"
 vcam_step fold-0 green set_angle 0
+expect_logged "outer-front forwarding: one copy per frame \(the loopback's spare buffers are lent" "outer-front (while inner-front holds the pages)"
 expect_logged "outer-front forwarding: zero-copy" "outer-front"
 expect_logged "outer-front's frames reach the loopback with no copy" "outer-front"
 vcam_step fold-180 red set_angle 180
