@@ -61,12 +61,14 @@ public enum ForwardingFallback: Error, Equatable, Sendable, CustomStringConverti
 
 /// The decisions, with no I/O.
 public enum ForwardingPlan {
-    /// Capture buffers a zero-copy camera gets: videobuf2 drivers such as vivid and uvcvideo
-    /// start streaming only with two queued (`min_buffers_needed`).
-    public static let pagesPerStream = 2
-    /// Loopback buffers zero-copy needs: one camera's two, and two more for the daemon's own
-    /// frames (idle, unavailable, turned, copied) so one can be filled while the other shows.
-    public static let neededLoopbackBuffers = pagesPerStream + 2
+    /// Capture buffers a zero-copy camera gets: the one shown, the one shown before it (a
+    /// reader of v4l2loopback 0.12.7 may be a frame behind and read that one), and one for the
+    /// camera to fill; three also lets drivers that start streaming only with two queued
+    /// (videobuf2's `min_buffers_needed`, vivid's) start.
+    public static let pagesPerStream = 3
+    /// Loopback buffers zero-copy needs: one camera's three, and one for the daemon's own
+    /// frames (idle, unavailable, turned, copied).
+    public static let neededLoopbackBuffers = pagesPerStream + 1
     /// What the daemon uses, and no more: v4l2loopback 0.12.7 serves every opener from the same
     /// buffers and uses only as many as the smallest number any opener asked for; browsers and
     /// most readers ask for 4, so a fifth buffer of ours would alias the first.
@@ -117,12 +119,12 @@ public struct LoopbackPageBook: Equatable, Sendable {
     }
 
     /// Pages for a new stream, `ForwardingPlan.pagesPerStream` of them, or the reason there are
-    /// none: lending must leave two pages that are free (one may be shown), so the daemon's own
-    /// frames always find one to fill that is not on screen.
+    /// none: lending must leave a free page besides, for the daemon's own frames. Never the
+    /// shown page: readers may be reading it.
     public mutating func lend(to stream: UInt64) -> Result<[Int], ForwardingFallback> {
         let free = owners.indices.filter { owners[$0] == .free }
         let lendable = free.filter { $0 != shown }
-        guard free.count - ForwardingPlan.pagesPerStream >= 2, lendable.count >= ForwardingPlan.pagesPerStream else {
+        guard free.count - ForwardingPlan.pagesPerStream >= 1, lendable.count >= ForwardingPlan.pagesPerStream else {
             return .failure(.buffersLent)
         }
         let pages = Array(lendable.prefix(ForwardingPlan.pagesPerStream))

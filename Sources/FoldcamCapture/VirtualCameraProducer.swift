@@ -138,6 +138,9 @@ public final class VirtualCameraProducer: Sendable {
         var mapped: MappedLoopback?
         /// The stream whose first zero-copy frame was reported last.
         var announcedZeroCopy: UInt64?
+        /// Loopback pages shown before the one on screen, given back to their camera at its next
+        /// frame (`use`).
+        var lingering: [DriverBuffer] = []
         /// Pages a degraded mapping still lends to cameras: kept mapped until shutdown.
         var abandoned: MappedLoopback?
         /// The node each stream was opened from (to reopen a fed camera into loopback pages).
@@ -314,7 +317,11 @@ public final class VirtualCameraProducer: Sendable {
                 return try stream.requeue(buffer.index)
             }
             if transform == .identity && stream.lender != nil {
-                requeue(frame.hold(buffer, camera: camera, inRing: false, lent: true))
+                // The page shown until now goes back to the camera one frame later: a reader of
+                // v4l2loopback 0.12.7 a frame behind reads it meanwhile.
+                let released = frame.hold(buffer, camera: camera, inRing: false, lent: true)
+                requeue(lingering)
+                lingering = released
             } else if transform == .identity && stream.bufferCount >= VirtualCameraProducer.buffersBeyondRing {
                 let inRing = stream.bufferCount >= producer.frames.capacity + VirtualCameraProducer.buffersBeyondRing
                 requeue(frame.hold(buffer, camera: camera, inRing: inRing))

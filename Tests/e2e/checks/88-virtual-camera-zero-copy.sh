@@ -4,7 +4,7 @@
 # buffers, the fed camera captures into them (USERPTR) and each captured buffer is queued to the
 # loopback as it is. Asserted from the daemon's own log: the output is mapped, inner-front starts
 # zero-copy, outer-front after a fold and inner-front after the fold back end up zero-copy (each
-# starts on its own buffers while the camera before it holds two of the four, and is reopened
+# starts on its own buffers while the camera before it holds three of the four, and is reopened
 # into the loopback's once they are back), and each one's frames reached the loopback in the
 # buffer the camera captured into. The reader must see
 # each camera's colour after each fold, with no error or format change (vcam-analyse). Then the
