@@ -95,22 +95,21 @@ struct OutputFrame {
     }
 
     /// Queues the frame shown to a mapped loopback: a loopback page the camera filled as it is,
-    /// anything else copied into a free page (an unchanged own frame only once).
-    func publish(to loopback: MappedLoopback) throws(SystemCallError) {
+    /// anything else copied into a free page (an unchanged own frame only once). False when no
+    /// page was free for a copy: the loopback keeps showing what it showed.
+    func publish(to loopback: MappedLoopback) throws(SystemCallError) -> Bool {
         if let shown {
             if shown.lent {
                 try loopback.publish(lent: UnsafeRawPointer(shown.buffer.bytes.baseAddress!))
-            } else {
-                try loopback.publish(copying: UnsafeRawBufferPointer(rebasing: shown.buffer.bytes[0..<byteCount]), version: nil)
+                return true
             }
-        } else {
-            let version = version
-            let failure = frame.bytes.withUnsafeBytes { bytes -> SystemCallError? in
-                do throws(SystemCallError) { try loopback.publish(copying: bytes, version: version) } catch { return error }
-                return nil
-            }
-            if let failure { throw failure }
+            return try loopback.publish(copying: UnsafeRawBufferPointer(rebasing: shown.buffer.bytes[0..<byteCount]), version: nil)
         }
+        let version = version
+        let outcome = frame.bytes.withUnsafeBytes { bytes -> Result<Bool, SystemCallError> in
+            do throws(SystemCallError) { return .success(try loopback.publish(copying: bytes, version: version)) } catch { return .failure(error) }
+        }
+        return try outcome.get()
     }
 
     /// Records in the snapshot ring that the frame shown was written at `now`. Returns the

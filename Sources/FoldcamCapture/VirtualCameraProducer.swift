@@ -138,6 +138,9 @@ public final class VirtualCameraProducer: Sendable {
         var mapped: MappedLoopback?
         /// The stream whose first zero-copy frame was reported last.
         var announcedZeroCopy: UInt64?
+        /// Whether the last tick's frame reached the loopback (a mapped one may have had no free
+        /// page for a copy).
+        var published = true
         /// Loopback pages shown before the one on screen, given back to their camera at its next
         /// frame (`use`).
         var lingering: [DriverBuffer] = []
@@ -237,8 +240,10 @@ public final class VirtualCameraProducer: Sendable {
                     tick(now: now)
                     nextTick += interval
                     if nextTick < now { nextTick = now + interval }  // fell behind: do not burst
-                    // Idle: the frame just written stays in the loopback; no more ticks.
-                    if idling { ticking = false }
+                    // Idle: the frame just written stays in the loopback; no more ticks. (On
+                    // the zero-copy path it may have found no free page yet, while the camera
+                    // just closed gives its pages back: then it is tried at the next tick.)
+                    if idling && published { ticking = false }
                 }
                 posted = waitForInput(until: ticking ? nextTick : nil)
             }
@@ -373,10 +378,11 @@ public final class VirtualCameraProducer: Sendable {
                 producer.events.post(.firstFrame(camera: camera))
             }
             if let mapped, !mapped.stillDistinct() { abandonMapping() }
+            published = true
             if let output {
                 do {
                     if let mapped {
-                        try frame.publish(to: mapped)
+                        published = try frame.publish(to: mapped)
                     } else {
                         try frame.write(to: output)
                     }
