@@ -111,7 +111,7 @@ let package = Package(
         .testTarget(name: "FoldcamPlatformTests", dependencies: ["FoldcamPlatform", "FoldcamIO"]),
         // The shared command-line parser and its generated usage text.
         .testTarget(name: "FoldcamIOTests", dependencies: ["FoldcamIO"]),
-        .testTarget(name: "FoldcamCaptureTests", dependencies: ["FoldcamCapture", "FoldcamVideo", "FoldcamPlatform", "FoldcamV4L2"]),
+        .testTarget(name: "FoldcamCaptureTests", dependencies: ["FoldcamCapture", "FoldcamCore", "FoldcamVideo", "FoldcamPlatform", "FoldcamV4L2"]),
         // End-to-end: runs the built foldcamd binary (found next to the test bundle) as a child
         // process and talks to it over its real Unix socket.
         .testTarget(name: "FoldcamDaemonTests", dependencies: ["FoldcamCore", "FoldcamTestSupport"]),

@@ -64,6 +64,7 @@ static const unsigned int cv4l2_BUF_TYPE_VIDEO_CAPTURE = V4L2_BUF_TYPE_VIDEO_CAP
 static const unsigned int cv4l2_BUF_TYPE_VIDEO_CAPTURE_MPLANE = V4L2_BUF_TYPE_VIDEO_CAPTURE_MPLANE;
 static const unsigned int cv4l2_BUF_TYPE_VIDEO_OUTPUT = V4L2_BUF_TYPE_VIDEO_OUTPUT;
 static const unsigned int cv4l2_MEMORY_MMAP = V4L2_MEMORY_MMAP;
+static const unsigned int cv4l2_MEMORY_USERPTR = V4L2_MEMORY_USERPTR;
 static const unsigned int cv4l2_FIELD_NONE = V4L2_FIELD_NONE;
 static const unsigned int cv4l2_COLORSPACE_SRGB = V4L2_COLORSPACE_SRGB;
 static const unsigned int cv4l2_FRMSIZE_TYPE_DISCRETE = V4L2_FRMSIZE_TYPE_DISCRETE;

@@ -22,6 +22,10 @@ final class CaptureStream {
     let height: Int
     /// Whether the sensor can flip itself (a 180° turn then costs nothing).
     let canFlip: Bool
+    /// Set when the camera captures into loopback pages (USERPTR, zero-copy): who they are
+    /// lent to. Slot i captures into page i for the stream's whole life (CaptureStream+Lent).
+    private(set) var lender: UInt64?
+    private var memory: UInt32 { lender == nil ? cv4l2_MEMORY_MMAP : cv4l2_MEMORY_USERPTR }
 
     var descriptor: Int32 { device.pollDescriptor }
     /// How many buffers the driver granted (it may give fewer, or more, than asked).
@@ -29,7 +33,9 @@ final class CaptureStream {
 
     /// Opens `node` and starts streaming `format` at `width`×`height`, `fps`. Throws if the
     /// device cannot deliver exactly that mode.
-    init(camera: String, node: String, format: PixelFormat, width: Int, height: Int, fps: Double, bufferCount: UInt32 = 4) throws(SystemCallError) {
+    /// `lending`: capture into these loopback pages (zero-copy) instead of the driver's own
+    /// buffers; a camera that refuses throws, and the caller opens it again without.
+    init(camera: String, node: String, format: PixelFormat, width: Int, height: Int, fps: Double, bufferCount: UInt32 = 4, lending: LentPages? = nil) throws(SystemCallError) {
         self.camera = camera
         self.format = format
         self.width = width
@@ -54,6 +60,15 @@ final class CaptureStream {
         // Not every driver takes a rate (a TV input has its standard's): best effort.
         _ = try? device.control(cv4l2_VIDIOC_S_PARM, "VIDIOC_S_PARM", &parameters)
 
+        if let lending {
+            lender = lending.lender
+            buffers = lending.pages.map { ($0.address, $0.length) }
+            try Self.lend(lending, to: device, negotiated: requested)
+            var type = Int32(cv4l2_BUF_TYPE_VIDEO_CAPTURE)
+            try device.control(cv4l2_VIDIOC_STREAMON, "VIDIOC_STREAMON", &type)
+            streaming = true
+            return
+        }
         var request = v4l2_requestbuffers()
         request.count = bufferCount
         request.type = cv4l2_BUF_TYPE_VIDEO_CAPTURE
@@ -93,7 +108,7 @@ final class CaptureStream {
     func dequeue() throws(SystemCallError) -> (buffer: DriverBuffer, timestamp: UInt64)? {
         var buffer = v4l2_buffer()
         buffer.type = cv4l2_BUF_TYPE_VIDEO_CAPTURE
-        buffer.memory = cv4l2_MEMORY_MMAP
+        buffer.memory = memory
         guard try device.control(cv4l2_VIDIOC_DQBUF, "VIDIOC_DQBUF", &buffer, unlessFailingWith: [.wouldBlock]) else { return nil }
         let slot = buffers[Int(buffer.index)]
         let used = min(Int(buffer.bytesused == 0 ? UInt32(slot.length) : buffer.bytesused), slot.length)
@@ -104,6 +119,7 @@ final class CaptureStream {
 
     /// Gives a dequeued buffer back to the driver to fill again.
     func requeue(_ index: Int) throws(SystemCallError) {
+        if lender != nil { return try Self.requeue(slot: index, page: buffers[index], on: device) }
         var buffer = v4l2_buffer()
         buffer.type = cv4l2_BUF_TYPE_VIDEO_CAPTURE
         buffer.memory = cv4l2_MEMORY_MMAP
@@ -117,7 +133,15 @@ final class CaptureStream {
             _ = try? device.control(cv4l2_VIDIOC_STREAMOFF, "VIDIOC_STREAMOFF", &type)
             streaming = false
         }
-        for buffer in buffers { Syscall.unmap(buffer.address, length: buffer.length) }
+        if lender != nil {
+            // The pages are the loopback's: the driver lets go of them (unpins), nobody unmaps.
+            Self.release(device)
+        } else if !buffers.isEmpty {
+            for buffer in buffers { Syscall.unmap(buffer.address, length: buffer.length) }
+            // Frees the driver's buffers now, not at close: the same camera can be opened again
+            // at once (reopened into loopback pages) while this descriptor is still open.
+            Self.release(device, memory: cv4l2_MEMORY_MMAP)
+        }
         buffers.removeAll()
     }
 }

@@ -24,8 +24,9 @@ struct CaptureStreamTransfer: @unchecked Sendable {
 /// the same device releases the device first.
 final class CaptureStreamSetup: Sendable {
     enum Request: Sendable {
-        /// Open `node` and start streaming; `ticket` comes back with the result.
-        case open(camera: String, node: String, ticket: UInt64)
+        /// Open `node` and start streaming; `ticket` comes back with the result. With `lending`,
+        /// try capturing into those loopback pages first (zero-copy), else the driver's own.
+        case open(camera: String, node: String, ticket: UInt64, lending: LentPages? = nil)
         /// Stop and close a stream handed over by the producer.
         case stop(CaptureStreamTransfer)
         /// Leave the thread once the requests before this one are done.
@@ -33,8 +34,12 @@ final class CaptureStreamSetup: Sendable {
     }
 
     enum Result: Sendable {
-        case opened(camera: String, ticket: UInt64, CaptureStreamTransfer)
+        /// `path`: how its frames reach the loopback (why not zero-copy, when pages were lent).
+        case opened(camera: String, ticket: UInt64, CaptureStreamTransfer, path: ForwardingPath?)
         case failed(camera: String, ticket: UInt64, SystemCallError)
+        /// A stream that captured into loopback pages stopped (STREAMOFF, REQBUFS 0): the
+        /// driver writes them no more, so they can be lent or filled again.
+        case returned(lender: UInt64)
     }
 
     let requests: Mailbox<Request>
@@ -89,11 +94,23 @@ final class CaptureStreamSetup: Sendable {
     /// directly only when the system refused it this thread.
     func perform(_ request: Request) -> Bool {
         switch request {
-        case let .open(camera, node, ticket):
+        case let .open(camera, node, ticket, lending):
             guard !finishing.load(ordering: .acquiring) else { return true }
+            var path: ForwardingPath?
+            if let lending {
+                do {
+                    let stream = try CaptureStream(camera: camera, node: node, format: format, width: width, height: height, fps: fps, lending: lending)
+                    results.post(.opened(camera: camera, ticket: ticket, CaptureStreamTransfer(stream: stream), path: .zeroCopy))
+                    return true
+                } catch {
+                    // The refused attempt's descriptor is closed by now: the camera is free to
+                    // open again, with its own buffers.
+                    path = .copy(.cameraRefused("\(error)"))
+                }
+            }
             do {
                 let stream = try CaptureStream(camera: camera, node: node, format: format, width: width, height: height, fps: fps, bufferCount: bufferCount)
-                results.post(.opened(camera: camera, ticket: ticket, CaptureStreamTransfer(stream: stream)))
+                results.post(.opened(camera: camera, ticket: ticket, CaptureStreamTransfer(stream: stream), path: path))
             } catch {
                 results.post(.failed(camera: camera, ticket: ticket, error))
             }
@@ -103,6 +120,7 @@ final class CaptureStreamSetup: Sendable {
             // drained batch: on this thread too.
             frames?.detach(stream: transfer.stream.serial)
             transfer.stream.stop()
+            if let lender = transfer.stream.lender { results.post(.returned(lender: lender)) }
         case .finish:
             return false
         }

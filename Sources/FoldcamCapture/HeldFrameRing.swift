@@ -45,6 +45,10 @@ struct HeldFrameRing {
     /// The buffer the output writes on every tick, held while it is shown even if no entry
     /// holds it (yet, or any more).
     private(set) var shown: DriverBuffer?
+    /// When the shown buffer was last written, and its camera, if no entry records that write:
+    /// on the zero-copy path the ring copies frames at a lower rate (`OutputFrame`), and a
+    /// snapshot still finds the frame on screen, copied on request.
+    private var shownWrite: (timestamp: UInt64, source: String?)?
 
     /// Holds `span` nanoseconds of frames written at up to `fps` frames per second.
     init(span: UInt64, fps: Double, format: PixelFormat, width: Int, height: Int) {
@@ -68,8 +72,16 @@ struct HeldFrameRing {
     mutating func show(_ buffer: DriverBuffer?) -> [DriverBuffer] {
         let previous = shown
         shown = buffer
+        if let previous, let buffer, previous.isSame(as: buffer) {} else { shownWrite = nil }
         guard let previous, buffer.map({ !$0.isSame(as: previous) }) ?? true else { return [] }
         return isHeld(previous) ? [] : [previous]
+    }
+
+    /// Records a write of the shown buffer without an entry (nor a copy): found by `nearest`
+    /// while it stays shown.
+    mutating func noteShownWrite(timestamp: UInt64, source: String?) {
+        guard shown != nil else { return }
+        shownWrite = (timestamp, source)
     }
 
     /// Records a write of `buffer`, keeping the buffer itself. Returns the buffers no longer
@@ -112,6 +124,13 @@ struct HeldFrameRing {
                 bestDistance = distance
             }
         }
+        if let shown, let write = shownWrite {
+            let distance = write.timestamp > timestamp ? write.timestamp - timestamp : timestamp - write.timestamp
+            if distance < bestDistance, distance <= span {
+                let bytes = Array(shown.bytes[0..<byteCount])
+                return VideoFrame(format: format, width: width, height: height, bytes: bytes, timestamp: write.timestamp, source: write.source)
+            }
+        }
         guard let best, bestDistance <= span else { return nil }
         let bytes: [UInt8]
         switch best.pixels {
@@ -136,7 +155,10 @@ struct HeldFrameRing {
     /// (indexed by buffer index), or are dropped when there is none. Nothing is handed back to
     /// queue: the stream is stopping.
     mutating func detach(stream: UInt64, copies: [Int: [UInt8]]) {
-        if shown?.stream == stream { shown = nil }
+        if shown?.stream == stream {
+            shown = nil
+            shownWrite = nil
+        }
         for slot in slots.indices {
             guard let entry = slots[slot], case let .held(buffer) = entry.pixels, buffer.stream == stream else { continue }
             if let copy = copies[buffer.index] {

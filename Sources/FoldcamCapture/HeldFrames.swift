@@ -35,6 +35,11 @@ final class HeldFrames: Sendable {
         ring.withLock { $0.append(copying: bytes, timestamp: timestamp, source: source) }
     }
 
+    /// See `HeldFrameRing.noteShownWrite`.
+    func noteShownWrite(timestamp: UInt64, source: String?) {
+        ring.withLock { $0.noteShownWrite(timestamp: timestamp, source: source) }
+    }
+
     func nearest(to timestamp: UInt64) -> VideoFrame? {
         ring.withLock { $0.nearest(to: timestamp) }
     }

@@ -8,15 +8,19 @@ import FoldcamVideo
 /// that format and sustain the frame rate between producers. (FoldcamDevices' `LoopbackLocator`
 /// finds the node through udev.)
 public final class LoopbackOutput {
-    private let device: V4L2Device
+    /// Internal for `MappedLoopback`, the zero-copy path's seam: it maps this device's output
+    /// buffers, after which frames are queued there rather than write()n here.
+    let device: V4L2Device
     let node: String
     let frameBytes: Int
+    let bytesPerLine: Int
 
     /// Throws `SystemCallError` for a failed call, `LoopbackError` when the device is in a state
     /// the producer cannot take over.
     init(node: String, format: PixelFormat, width: Int, height: Int, fps: Double) throws {
         self.node = node
         frameBytes = format.byteCount(width: width, height: height)
+        bytesPerLine = format.bytesPerLine(width: width)
         let wanted = LoopbackFormat(format: format, width: width, height: height)
         var device = try LoopbackState.openForOutput(node)
         var negotiated = try Self.setFormat(wanted, on: device)

@@ -11,10 +11,22 @@ import FoldcamVideo
 struct OutputFrame {
     /// The held buffer being shown, its camera, and whether the ring keeps the buffer itself
     /// (its stream has buffers enough) or copies of it.
-    private(set) var shown: (buffer: DriverBuffer, camera: String, inRing: Bool)?
+    private(set) var shown: (buffer: DriverBuffer, camera: String, inRing: Bool, lent: Bool)?
     /// The producer's own frame; unused while `shown` is set.
     private var frame: VideoFrame
     private let frames: HeldFrames
+    /// Changes whenever the own frame's content does: a mapped loopback repeats an unchanged
+    /// one without copying it again.
+    private var version: UInt64 = 0
+    /// When the snapshot ring last copied a frame shown from a loopback page (zero-copy).
+    private var lastRingCopy: UInt64?
+    /// How often the ring copies frames shown from loopback pages: the camera refills a page
+    /// soon after it stops being shown, so the ring cannot keep it, and copying every frame
+    /// would give back what zero-copy saves (docs/virtual-camera.md, "Frames are not copied").
+    static let lentRingInterval: UInt64 = 100_000_000
+
+    /// Whether the frame shown is a camera's capture straight into a loopback page.
+    var showsLentBuffer: Bool { shown?.lent == true }
 
     init(_ frame: VideoFrame, frames: HeldFrames) {
         self.frame = frame
@@ -24,9 +36,10 @@ struct OutputFrame {
     private var byteCount: Int { frame.format.byteCount(width: frame.width, height: frame.height) }
 
     /// Shows a dequeued driver buffer, as it is, from now on. Returns the buffers let go.
-    mutating func hold(_ buffer: DriverBuffer, camera: String, inRing: Bool) -> [DriverBuffer] {
+    /// `lent`: the buffer is a loopback page the camera captured into (zero-copy).
+    mutating func hold(_ buffer: DriverBuffer, camera: String, inRing: Bool, lent: Bool = false) -> [DriverBuffer] {
         precondition(buffer.bytes.count >= byteCount, "driver buffer shorter than a frame")
-        shown = (buffer, camera, inRing)
+        shown = (buffer, camera, inRing, lent)
         return frames.show(buffer)
     }
 
@@ -45,6 +58,7 @@ struct OutputFrame {
         }
         frame.timestamp = timestamp
         frame.source = camera
+        version &+= 1
         return showOwnFrame()
     }
 
@@ -55,6 +69,7 @@ struct OutputFrame {
         } else {
             FrameTransform.apply(transform, to: source, into: &frame)
         }
+        version &+= 1
         return showOwnFrame()
     }
 
@@ -65,6 +80,7 @@ struct OutputFrame {
         guard let shown, shown.buffer.stream == serial else { return }
         frame.bytes = Array(shown.buffer.bytes[0..<byteCount])
         frame.source = shown.camera
+        version &+= 1
         self.shown = nil
         _ = frames.show(nil)
     }
@@ -78,12 +94,39 @@ struct OutputFrame {
         }
     }
 
+    /// Queues the frame shown to a mapped loopback: a loopback page the camera filled as it is,
+    /// anything else copied into a free page (an unchanged own frame only once). False when no
+    /// page was free for a copy: the loopback keeps showing what it showed.
+    func publish(to loopback: MappedLoopback) throws(SystemCallError) -> Bool {
+        if let shown {
+            if shown.lent {
+                try loopback.publish(lent: UnsafeRawPointer(shown.buffer.bytes.baseAddress!))
+                return true
+            }
+            return try loopback.publish(copying: UnsafeRawBufferPointer(rebasing: shown.buffer.bytes[0..<byteCount]), version: nil)
+        }
+        let version = version
+        let outcome = frame.bytes.withUnsafeBytes { bytes -> Result<Bool, SystemCallError> in
+            do throws(SystemCallError) { return .success(try loopback.publish(copying: bytes, version: version)) } catch { return .failure(error) }
+        }
+        return try outcome.get()
+    }
+
     /// Records in the snapshot ring that the frame shown was written at `now`. Returns the
     /// buffers let go (the one the ring's oldest entry held, unless newer entries hold it).
     mutating func record(at now: UInt64) -> [DriverBuffer] {
         frame.timestamp = now
         guard let shown else {
             return frame.bytes.withUnsafeBytes { frames.append(copying: $0, timestamp: now, source: frame.source) }
+        }
+        if shown.lent {
+            // A loopback page: copied at the ring's own lower rate (`lentRingInterval`).
+            if let last = lastRingCopy, now >= last, now - last < Self.lentRingInterval {
+                // Not copied: a snapshot copies it from the page while it is still shown.
+                frames.noteShownWrite(timestamp: now, source: shown.camera)
+                return []
+            }
+            lastRingCopy = now
         }
         return shown.inRing
             ? frames.append(held: shown.buffer, timestamp: now, source: shown.camera)

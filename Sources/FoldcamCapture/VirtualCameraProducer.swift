@@ -28,14 +28,17 @@ public final class VirtualCameraProducer: Sendable {
         public var fps: Double
         /// Mirror captured frames (off: captures are not mirrored).
         public var mirror: Bool
+        /// Zero-copy where the drivers allow it, or always one copy (`ForwardingPlan`).
+        public var forwarding: DaemonConfig.VirtualCameraForwarding
 
-        public init(outputNode: String?, format: PixelFormat, width: Int, height: Int, fps: Double, mirror: Bool = false) {
+        public init(outputNode: String?, format: PixelFormat, width: Int, height: Int, fps: Double, mirror: Bool = false, forwarding: DaemonConfig.VirtualCameraForwarding = .auto) {
             self.outputNode = outputNode
             self.format = format
             self.width = width
             self.height = height
             self.fps = fps
             self.mirror = mirror
+            self.forwarding = forwarding
         }
     }
 
@@ -66,6 +69,12 @@ public final class VirtualCameraProducer: Sendable {
         case outputReady
         /// Something works less well than it should, but frames still flow (for the journal).
         case degraded(message: String)
+        /// How frames reach the loopback: for the output as a whole (`camera` nil, once it is
+        /// open), then for each camera stream that starts.
+        case forwarding(camera: String?, path: ForwardingPath)
+        /// A stream's first frame that went to the loopback in the very buffer the camera
+        /// captured it into: what proves the zero-copy path runs (once per stream).
+        case firstZeroCopyFrame(camera: String)
         case stopped
     }
 
@@ -80,6 +89,8 @@ public final class VirtualCameraProducer: Sendable {
         public var framesWritten = 0
         public var framesFromCameras = 0
         public var repeatedFrames = 0
+        /// Frames a camera captured straight into a loopback buffer, queued there as they were.
+        public var zeroCopyFrames = 0
         /// Longest interval between two output writes, nanoseconds.
         public var longestInterval: UInt64 = 0
     }
@@ -122,6 +133,23 @@ public final class VirtualCameraProducer: Sendable {
         // Confined to the producer thread after start.
         let producer: VirtualCameraProducer
         var output: LoopbackOutput?
+        /// The loopback's mapped output buffers when the zero-copy path runs (then nothing is
+        /// write()n to `output`); nil on the copy path.
+        var mapped: MappedLoopback?
+        /// The stream whose first zero-copy frame was reported last.
+        var announcedZeroCopy: UInt64?
+        /// Whether the last tick's frame reached the loopback (a mapped one may have had no free
+        /// page for a copy).
+        var published = true
+        /// Loopback pages shown before the one on screen, given back to their camera at its next
+        /// frame (`use`).
+        var lingering: [DriverBuffer] = []
+        /// Pages a degraded mapping still lends to cameras: kept mapped until shutdown.
+        var abandoned: MappedLoopback?
+        /// The node each stream was opened from (to reopen a fed camera into loopback pages).
+        var nodes: [String: String] = [:]
+        /// Nodes whose camera refused to capture into loopback pages: not tried again.
+        var refusedLending: Set<String> = []
         var streams: [String: CaptureStream] = [:]
         /// Device opens posted to the setup thread and not back yet.
         var opening: [String: PendingOpen] = [:]
@@ -177,7 +205,9 @@ public final class VirtualCameraProducer: Sendable {
             }
             if let node = c.outputNode {
                 do {
-                    output = try LoopbackOutput(node: node, format: c.format, width: c.width, height: c.height, fps: c.fps)
+                    let output = try LoopbackOutput(node: node, format: c.format, width: c.width, height: c.height, fps: c.fps)
+                    self.output = output
+                    mapOutput(output)
                     producer.events.post(.outputReady)
                 } catch {
                     producer.events.post(.outputFailed(message: "\(error)"))
@@ -210,8 +240,10 @@ public final class VirtualCameraProducer: Sendable {
                     tick(now: now)
                     nextTick += interval
                     if nextTick < now { nextTick = now + interval }  // fell behind: do not burst
-                    // Idle: the frame just written stays in the loopback; no more ticks.
-                    if idling { ticking = false }
+                    // Idle: the frame just written stays in the loopback; no more ticks. (On
+                    // the zero-copy path it may have found no free page yet, while the camera
+                    // just closed gives its pages back: then it is tried at the next tick.)
+                    if idling && published { ticking = false }
                 }
                 posted = waitForInput(until: ticking ? nextTick : nil)
             }
@@ -289,7 +321,13 @@ public final class VirtualCameraProducer: Sendable {
             guard camera == feeding, buffer.bytes.count >= c.format.byteCount(width: c.width, height: c.height) else {
                 return try stream.requeue(buffer.index)
             }
-            if transform == .identity && stream.bufferCount >= VirtualCameraProducer.buffersBeyondRing {
+            if transform == .identity && stream.lender != nil {
+                // The page shown until now goes back to the camera one frame later: a reader of
+                // v4l2loopback 0.12.7 a frame behind reads it meanwhile.
+                let released = frame.hold(buffer, camera: camera, inRing: false, lent: true)
+                requeue(lingering)
+                lingering = released
+            } else if transform == .identity && stream.bufferCount >= VirtualCameraProducer.buffersBeyondRing {
                 let inRing = stream.bufferCount >= producer.frames.capacity + VirtualCameraProducer.buffersBeyondRing
                 requeue(frame.hold(buffer, camera: camera, inRing: inRing))
             } else {
@@ -339,13 +377,24 @@ public final class VirtualCameraProducer: Sendable {
                 delivered.insert(camera)
                 producer.events.post(.firstFrame(camera: camera))
             }
+            if let mapped, !mapped.stillDistinct() { abandonMapping() }
+            published = true
             if let output {
                 do {
-                    try frame.write(to: output)
+                    if let mapped {
+                        published = try frame.publish(to: mapped)
+                    } else {
+                        try frame.write(to: output)
+                    }
                 } catch {
                     producer.events.post(.outputFailed(message: "\(error)"))
                     self.output = nil
                 }
+            }
+            let zeroCopy = frame.showsLentBuffer && fresh && mapped != nil
+            if zeroCopy, let camera = feeding, let stream = streams[camera], announcedZeroCopy != stream.serial {
+                announcedZeroCopy = stream.serial
+                producer.events.post(.firstZeroCopyFrame(camera: camera))
             }
             requeue(frame.record(at: now))
             let wasFresh = fresh
@@ -355,6 +404,7 @@ public final class VirtualCameraProducer: Sendable {
             producer.statistics.withLock { stats in
                 stats.framesWritten += 1
                 if wasFresh { stats.framesFromCameras += 1 } else { stats.repeatedFrames += 1 }
+                if zeroCopy { stats.zeroCopyFrames += 1 }
                 stats.longestInterval = max(stats.longestInterval, interval)
             }
         }
@@ -420,6 +470,60 @@ public final class VirtualCameraProducer: Sendable {
             }
         }
 
+        // MARK: Zero-copy (ForwardingPlan, MappedLoopback)
+
+        /// Maps the loopback's output buffers when the config and the drivers allow zero-copy,
+        /// and says which path runs and why.
+        private func mapOutput(_ output: LoopbackOutput) {
+            let c = producer.configuration
+            var path = ForwardingPlan.outputPath(setting: c.forwarding, mirror: c.mirror)
+            if path == .zeroCopy {
+                switch MappedLoopback.map(output) {
+                case let .success(loopback): mapped = loopback
+                case let .failure(reason): path = .copy(reason)
+                }
+            }
+            producer.events.post(.forwarding(camera: nil, path: path))
+        }
+
+        /// Loopback pages for a camera about to open (nil on the copy path, or when the spare
+        /// pages are lent to another camera: it then keeps its own buffers, and says so).
+        private func lendPages(to camera: String, ticket: UInt64) -> LentPages? {
+            guard let mapped else { return nil }
+            switch mapped.lend(to: ticket) {
+            case let .success(pages):
+                return pages
+            case let .failure(reason):
+                producer.events.post(.forwarding(camera: camera, path: .copy(reason)))
+                return nil
+            }
+        }
+
+        /// A stream handed over to stop: its pages wait for `.returned` before reuse.
+        private func retireLent(_ stream: CaptureStream) {
+            if let lender = stream.lender { mapped?.retire(lender: lender) }
+        }
+
+        /// The fed camera streams into its own buffers because the pages were lent to the camera
+        /// it replaced (v4l2loopback has only 4 to share): once they are back, it is reopened
+        /// to capture into them. Its last frame repeats meanwhile (a copy, as on any switch),
+        /// for as long as the camera takes to start.
+        private func reopenFedStreamIntoPages() {
+            guard let mapped, mapped.canLend, let camera = feeding, let stream = streams[camera], stream.lender == nil,
+                  let node = nodes[camera], !refusedLending.contains(node), opening[camera] == nil else { return }
+            retire(camera)
+            open(camera, node: node)
+        }
+
+        /// A reader made v4l2loopback use fewer buffers than the pages (see
+        /// `MappedLoopback.stillDistinct`): from now on frames are write()n, as on the copy
+        /// path. Streams capturing into pages keep them until they stop; the pages stay mapped.
+        private func abandonMapping() {
+            abandoned = mapped
+            mapped = nil
+            producer.events.post(.forwarding(camera: nil, path: .copy(.readerShrankLoopback)))
+        }
+
         // MARK: Streams starting and stopping on the setup thread
 
         private func open(_ camera: String, node: String) {
@@ -435,22 +539,33 @@ public final class VirtualCameraProducer: Sendable {
             }
             nextTicket += 1
             opening[camera] = PendingOpen(ticket: nextTicket, node: node)
-            submit(.open(camera: camera, node: node, ticket: nextTicket))
+            submit(.open(camera: camera, node: node, ticket: nextTicket, lending: lendPages(to: camera, ticket: nextTicket)))
         }
 
         private func receive(_ result: CaptureStreamSetup.Result) {
             switch result {
-            case let .opened(camera, ticket, transfer):
+            case let .opened(camera, ticket, transfer, path):
+                // Pages lent for an open the camera refused are free again.
+                if transfer.stream.lender == nil { mapped?.cancel(lender: ticket) }
                 guard let pending = opening[camera], pending.ticket == ticket, pending.wanted else {
                     // Closed, or superseded, while it was starting.
                     if opening[camera]?.ticket == ticket { opening[camera] = nil }
+                    retireLent(transfer.stream)
                     submit(.stop(transfer))
                     return
                 }
                 opening[camera] = nil
+                nodes[camera] = pending.node
+                if case .copy(.cameraRefused) = path { refusedLending.insert(pending.node) }
+                if let path { producer.events.post(.forwarding(camera: camera, path: path)) }
                 streams[camera] = transfer.stream
                 if camera == feeding { orientFedStream() }
+            case let .returned(lender):
+                mapped?.stopped(lender: lender)
+                abandoned?.stopped(lender: lender)
+                reopenFedStreamIntoPages()
             case let .failed(camera, ticket, error):
+                mapped?.cancel(lender: ticket)
                 guard let pending = opening[camera], pending.ticket == ticket else { return }
                 opening[camera] = nil
                 // A camera closed meanwhile is no longer anybody's concern.
@@ -465,6 +580,7 @@ public final class VirtualCameraProducer: Sendable {
         private func retire(_ camera: String) {
             guard let stream = streams.removeValue(forKey: camera) else { return }
             frame.keep(stream: stream.serial)
+            retireLent(stream)
             submit(.stop(CaptureStreamTransfer(stream: stream)))
         }
 
@@ -492,7 +608,10 @@ public final class VirtualCameraProducer: Sendable {
                 setupThread.join()
             }
             // Streams that started before the setup thread saw the end are this thread's now.
-            for case let .opened(_, _, transfer) in setup.results.drain() { transfer.stream.stop() }
+            for case let .opened(_, _, transfer, _) in setup.results.drain() { transfer.stream.stop() }
+            // Every stream that captured into the loopback's pages has stopped: unmap them.
+            mapped = nil
+            abandoned = nil
             producer.events.post(.stopped)
         }
     }

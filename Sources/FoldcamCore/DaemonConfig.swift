@@ -38,9 +38,20 @@ public struct DaemonConfig: Sendable, Equatable {
     /// Frames a snapshot taken while nobody watches skips after the camera starts, while the
     /// sensor's exposure settles.
     public var snapshotSettleFrames: Int = 5
+    /// How the virtual camera's frames reach the loopback: zero-copy where the drivers allow it
+    /// ("auto"), or always one copy ("copy") (docs/virtual-camera.md, "Frames are not copied").
+    public var virtualCameraForwarding: VirtualCameraForwarding = .auto
     /// Where the persisted pin and screen rotations are kept. nil: systemd's $STATE_DIRECTORY
     /// when set (the package's unit: /var/lib/foldcam), else nothing is kept.
     public var stateDirectory: String?
+
+    /// The values of `virtualCameraForwarding`.
+    public enum VirtualCameraForwarding: String, Sendable, Equatable, CaseIterable {
+        /// Zero-copy where both drivers allow it, one copy otherwise.
+        case auto
+        /// Always one copy (to measure it, or to rule zero-copy out).
+        case copy
+    }
 
     public enum CameraMode: String, Sendable, Equatable, CaseIterable {
         case virtual, individual
@@ -61,7 +72,7 @@ public struct DaemonConfig: Sendable, Equatable {
         let root = JSONCursor(value: value, path: "", collector: collector)
         var config = DaemonConfig()
         if root.isObject() {
-            root.checkKeys(["rig", "group", "maxClients", "maxClientsPerUser", "reservedClients", "requestTimeoutSeconds", "metricsDirectory", "metricsIntervalSeconds", "clientStuckSeconds", "logLevel", "seat", "loopbackLabel", "loopbackDevice", "sensorPollMilliseconds", "cameraMode", "cameraIdleGraceMilliseconds", "snapshotSettleFrames", "stateDirectory"])
+            root.checkKeys(["rig", "group", "maxClients", "maxClientsPerUser", "reservedClients", "requestTimeoutSeconds", "metricsDirectory", "metricsIntervalSeconds", "clientStuckSeconds", "logLevel", "seat", "loopbackLabel", "loopbackDevice", "sensorPollMilliseconds", "cameraMode", "cameraIdleGraceMilliseconds", "snapshotSettleFrames", "virtualCameraForwarding", "stateDirectory"])
             if let cursor = root.field("cameraMode"), let text = cursor.string() {
                 if let mode = CameraMode(rawValue: text) { config.cameraMode = mode } else { collector.add(cursor.path, "unknown mode \"\(text)\" (expected one of: virtual, individual)") }
             }
@@ -116,6 +127,14 @@ public struct DaemonConfig: Sendable, Equatable {
             }
             if let cursor = root.field("snapshotSettleFrames"), let frames = cursor.integer() {
                 if (0...300).contains(frames) { config.snapshotSettleFrames = frames } else { collector.add(cursor.path, "\(frames) is out of range (0 to 300)") }
+            }
+            if let cursor = root.field("virtualCameraForwarding"), let text = cursor.string() {
+                let names = VirtualCameraForwarding.allCases.map(\.rawValue)
+                if let setting = VirtualCameraForwarding(rawValue: text) {
+                    config.virtualCameraForwarding = setting
+                } else {
+                    collector.add(cursor.path, "unknown setting \"\(text)\"\(NearestName.hint(for: text, among: names)) (expected one of: \(names.joined(separator: ", ")))")
+                }
             }
         }
         guard collector.errors.isEmpty else { throw collector.reported }

@@ -1,3 +1,4 @@
+import FoldcamCapture
 import FoldcamCore
 import FoldcamIO
 import FoldcamPlatform
@@ -42,6 +43,9 @@ public struct ConfigCheck: Sendable {
         }
         warnings += HingeAxisCheck.notes(for: rig)
         if config.cameraMode == .virtual { errors += Self.formatProblems(rig) }
+        if config.cameraMode == .virtual, config.virtualCameraForwarding == .auto, !simulate, let warning = Self.loopbackBufferWarning() {
+            warnings.append(warning)
+        }
         if let directory = config.metricsDirectory {
             switch PathKind.of(directory) {
             case .directory: break
@@ -57,6 +61,14 @@ public struct ConfigCheck: Sendable {
             default: warnings.append("loopbackDevice \(node) is not a character device")
             }
         }
+    }
+
+    /// Zero-copy forwarding needs more of v4l2loopback's buffers than its default 2; nil when
+    /// the module is not loaded (nothing to tell yet) or has enough.
+    static func loopbackBufferWarning(parameter: String = "/sys/module/v4l2loopback/parameters/max_buffers") -> String? {
+        guard let text = try? FileContents.readAttribute(parameter, subject: "v4l2loopback", call: "max_buffers"),
+              let buffers = Int(String(text.filter(\.isNumber))), buffers < ForwardingPlan.neededLoopbackBuffers else { return nil }
+        return "v4l2loopback is loaded with max_buffers=\(buffers): the virtual camera will forward with one copy per frame, as zero-copy needs at least \(ForwardingPlan.neededLoopbackBuffers) (load it with max_buffers=\(ForwardingPlan.wantedLoopbackBuffers); or set \"virtualCameraForwarding\": \"copy\" to choose the copy)"
     }
 
     /// The virtual camera needs a mode every pool camera offers, in a pixel format the producer

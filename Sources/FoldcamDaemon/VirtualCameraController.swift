@@ -191,6 +191,11 @@ final class VirtualCameraController {
             outputBroken = true
         case let .degraded(message):
             log.warning("virtual camera: \(message)")
+        case let .forwarding(camera, path):
+            // Which path runs and why (docs/virtual-camera.md, "Frames are not copied").
+            log.info("virtual camera: \(camera.map { "\($0) forwarding" } ?? "loopback output forwarding"): \(path)")
+        case let .firstZeroCopyFrame(camera):
+            log.info("virtual camera: \(camera)'s frames reach the loopback with no copy (queued in the buffer the camera captured into)")
         case .outputReady:
             onOutputReady?()
         case .stopped:

@@ -37,7 +37,7 @@ enum VirtualCameraSetup {
             return nil
         }
         let producer = try VirtualCameraProducer(configuration: .init(
-            outputNode: node, format: format, width: mode.width, height: mode.height, fps: mode.fps, mirror: daemon.rig.virtualCamera.mirror))
+            outputNode: node, format: format, width: mode.width, height: mode.height, fps: mode.fps, mirror: daemon.rig.virtualCamera.mirror, forwarding: config.virtualCameraForwarding))
         let controller = VirtualCameraController(producer: producer, log: log) { [unowned daemon] camera in
             guard let index = daemon.rig.cameraIndex(camera) else { return nil }
             if daemon.mode == .simulate {

@@ -88,6 +88,17 @@ package final class V4L2Device {
         }
     }
 
+    /// One ioctl that lends the driver memory of ours (VIDIOC_QBUF with V4L2_MEMORY_USERPTR): a
+    /// driver that cannot take that memory may answer EFAULT, which is thrown like any refusal.
+    package func controlLendingMemory<T>(_ request: UInt, _ name: @autoclosure () -> String, _ argument: inout T) throws(SystemCallError) {
+        precondition(isOpen && access == .kernel, "\(node): \(name()) on a closed or libv4l2 device")
+        let fd = fd
+        let node = node
+        try withUnsafeMutablePointer(to: &argument) { pointer throws(SystemCallError) in
+            try Syscall.ioctlLendingMemory(fd, request, UnsafeMutableRawPointer(pointer), name: name(), subject: node)
+        }
+    }
+
     /// Maps a driver buffer (VIDIOC_QUERYBUF's offset and length); unmap with `Syscall.unmap`.
     package func mapBuffer(length: Int, offset: Int, index: UInt32) throws(SystemCallError) -> UnsafeMutableRawPointer {
         try Syscall.mapShared(fd, length: length, offset: offset, name: "mmap buffer \(index)", subject: node)

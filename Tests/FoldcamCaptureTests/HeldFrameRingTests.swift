@@ -77,6 +77,30 @@ final class FakeBuffers {
         #expect(Self.indices(ring.show(nil)) == [2])
     }
 
+    /// Zero-copy: the ring copies a loopback page now and then; between copies a snapshot of
+    /// the moment on screen copies the shown page itself, and once the page is no longer shown
+    /// (it goes back to the camera) only the copies remain.
+    @Test func aShownButUncopiedWriteIsFoundWhileItIsShown() {
+        let pages = FakeBuffers(count: 2)
+        var ring = Self.ring(span: 500_000_000, fps: 25)
+        pages.fill(0, with: 10)
+        _ = ring.show(pages[0])
+        _ = ring.append(copying: pages[0].bytes, timestamp: 0, source: "a")
+        pages.fill(1, with: 11)
+        #expect(Self.indices(ring.show(pages[1])) == [0])
+        ring.noteShownWrite(timestamp: 40_000_000, source: "a")
+        let onScreen = ring.nearest(to: 41_000_000)
+        #expect(onScreen?.bytes.first == 11 && onScreen?.timestamp == 40_000_000 && onScreen?.source == "a")
+        #expect(ring.nearest(to: 1_000_000)?.bytes.first == 10)
+        // Page 1 goes back to the camera once page 0 shows again: no longer found.
+        #expect(Self.indices(ring.show(pages[0])) == [1])
+        #expect(ring.nearest(to: 41_000_000)?.bytes.first == 10)
+        // A write noted while nothing is shown is no frame.
+        _ = ring.show(nil)
+        ring.noteShownWrite(timestamp: 80_000_000, source: "a")
+        #expect(ring.nearest(to: 80_000_000)?.timestamp == 0)
+    }
+
     @Test func showingTheSameBufferAgainLetsNothingGo() {
         let buffers = FakeBuffers(count: 1)
         var ring = Self.ring()

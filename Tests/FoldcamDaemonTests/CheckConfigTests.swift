@@ -44,6 +44,19 @@ import Testing
         #expect(outcome.stdout.contains("configuration valid: rig duo"), "\(outcome.stdout)")
     }
 
+    /// `virtualCameraForwarding` (zero-copy or one copy, docs/virtual-camera.md): a valid value
+    /// passes, a misspelt one is an error naming the key, the nearest value and the valid ones.
+    @Test func theForwardingSwitchIsChecked() throws {
+        let directory = try TemporaryDirectory()
+        try directory.write("copy.json", #"{"rig": "duo", "virtualCameraForwarding": "copy"}"#)
+        let valid = try Self.check(["--config", directory.file("copy.json")], in: directory)
+        #expect(valid.code == 0, "\(valid.stderr)")
+        try directory.write("typo.json", #"{"rig": "duo", "virtualCameraForwarding": "zerocopy"}"#)
+        let typo = try Self.check(["--config", directory.file("typo.json")], in: directory)
+        #expect(typo.code == 2)
+        #expect(typo.stderr.contains("virtualCameraForwarding") && typo.stderr.contains("unknown setting \"zerocopy\"") && typo.stderr.contains("(expected one of: auto, copy)"), "\(typo.stderr)")
+    }
+
     @Test func aMissingRigOrConfigurationIsAnError() throws {
         let directory = try TemporaryDirectory()
         try directory.write("foldcam.json", #"{"rig": "gone.json"}"#)

@@ -5,7 +5,9 @@
 # 1280x720 and 1920x1080 YUYV at 30 fps (vivid reloaded with HDMI inputs) from vivid to the
 # loopback:
 #   - CPU time per frame of foldcamd's producer thread (and of the whole daemon) against
-#     `ffmpeg -f v4l2 -i SRC -f v4l2 /dev/video20` doing the same;
+#     `ffmpeg -f v4l2 -i SRC -f v4l2 /dev/video20` doing the same, for both of foldcamd's paths:
+#     zero-copy (the default where the drivers allow it: the camera captures into the loopback's
+#     buffers) and one copy per frame ("virtualCameraForwarding": "copy");
 #   - the switch gap (command to the first frame of the new camera on the loopback) and the
 #     longest frame interval around a switch: foldcamd folding the hinge against the script
 #     approach of restarting ffmpeg on the other camera.
@@ -80,6 +82,7 @@ bench_size() {
     local size=$1 fps=$2 inner outer reader events colour angle node
     local ours_thread ours_frames ours_fps ours_process ours_analysis ours_gap ours_longest ours_switches ours_writes
     local ffmpeg_cpu ffmpeg_frames ffmpeg_fps ffmpeg_analysis ffmpeg_gap ffmpeg_longest ffmpeg_switches ffmpeg_writes
+    local copy_thread copy_frames copy_fps copy_process path
     inner=$(camera_node inner-front)
     outer=$(camera_node outer-front)
 
@@ -101,7 +104,8 @@ bench_size() {
     wait_colour "$reader" red 10
     read -r ours_thread ours_frames ours_fps <<< "$(measure "$VCAM_PID" "$reader" foldcam-produce)"
     read -r ours_process _ <<< "$(measure "$VCAM_PID" "$reader")"
-    info "$size foldcamd: producer thread $ours_thread ms CPU per forwarded frame (the reader got $ours_frames frames in ${seconds}s, $ours_fps fps); whole daemon $ours_process ms per frame"
+    path=$(vcam_logged "inner-front's frames reach the loopback with no copy" && echo zero-copy || echo "one copy (see the log's forwarding lines)")
+    info "$size foldcamd ($path): producer thread $ours_thread ms CPU per forwarded frame (the reader got $ours_frames frames in ${seconds}s, $ours_fps fps); whole daemon $ours_process ms per frame"
     for angle in 0 180 0 180; do
         colour=$([ "$angle" = 0 ] && echo green || echo red)
         mark "$events" "fold-$angle" "$colour"
@@ -113,6 +117,22 @@ bench_size() {
     ours_analysis=$("$E2E_HERE/tools/vcam-analyse" "$reader" "$events")
     echo "$ours_analysis" | sed "s/^/INFO $name: $size foldcamd: /"
     read -r ours_gap ours_longest ours_switches ours_writes <<< "$(summary "$ours_analysis")"
+    vcam_stop
+
+    # --- foldcamd with one copy per frame -----------------------------------------------------------
+    set_angle 180
+    if VCAM_CONFIG_EXTRA=', "virtualCameraForwarding": "copy"' vcam_start && vcam_wait_readiness idle 40; then
+        reader=$VCAM_DIR/bench-ours-copy-$size.reader
+        reader_start "$reader" || problems+=("$size: no frames from foldcamd (copy)")
+        wait_colour "$reader" red 10
+        read -r copy_thread copy_frames copy_fps <<< "$(measure "$VCAM_PID" "$reader" foldcam-produce)"
+        read -r copy_process _ <<< "$(measure "$VCAM_PID" "$reader")"
+        vcam_logged "no copy" && problems+=("$size: foldcamd forwarded zero-copy with virtualCameraForwarding \"copy\"")
+        info "$size foldcamd (one copy): producer thread $copy_thread ms CPU per forwarded frame (the reader got $copy_frames frames in ${seconds}s, $copy_fps fps); whole daemon $copy_process ms per frame"
+        reader_stop
+    else
+        problems+=("$size: foldcamd (copy) did not start idle")
+    fi
     vcam_stop
 
     # --- ffmpeg -----------------------------------------------------------------------------------
@@ -156,7 +176,8 @@ bench_size() {
     echo "$ffmpeg_analysis" | sed "s/^/INFO $name: $size ffmpeg: /"
     read -r ffmpeg_gap ffmpeg_longest ffmpeg_switches ffmpeg_writes <<< "$(summary "$ffmpeg_analysis")"
 
-    info "$size YUYV $fps fps: CPU per frame ours (producer thread) $ours_thread ms vs ffmpeg $ffmpeg_cpu ms: ratio $(ratio "$ours_thread" "$ffmpeg_cpu") (whole daemon $(ratio "$ours_process" "$ffmpeg_cpu"))"
+    info "$size YUYV $fps fps: CPU per frame ours (producer thread, $path) $ours_thread ms vs ffmpeg $ffmpeg_cpu ms: ratio $(ratio "$ours_thread" "$ffmpeg_cpu") (whole daemon $(ratio "$ours_process" "$ffmpeg_cpu"))"
+    info "$size YUYV $fps fps: CPU per frame ours (producer thread, one copy) ${copy_thread:-?} ms vs ffmpeg $ffmpeg_cpu ms: ratio $(ratio "${copy_thread:-0}" "$ffmpeg_cpu") (whole daemon $(ratio "${copy_process:-0}" "$ffmpeg_cpu"))"
     info "$size switch gap ours $ours_gap ms (mean of $ours_switches folds) vs ffmpeg restart $ffmpeg_gap ms (mean of $ffmpeg_switches): ratio $(ratio "$ours_gap" "$ffmpeg_gap")"
     info "$size longest frame interval around a switch ours $ours_longest ms vs ffmpeg restart $ffmpeg_longest ms: ratio $(ratio "$ours_longest" "$ffmpeg_longest") (what the reader saw; v4l2loopback's sustain_framerate repeats the last frame when no new one comes)"
     info "$size longest time between two writes to the loopback around a switch ours $ours_writes ms vs ffmpeg restart $ffmpeg_writes ms: ratio $(ratio "$ours_writes" "$ffmpeg_writes")"
@@ -172,7 +193,7 @@ VCAM_RIG=duo-vivid bench_size 640x480 25
 # the last producer's format. False (with a problem recorded) if a camera refused.
 hdmi_mode() {
     local width=$1 height=$2 dev vname vnode pattern index timings status=0
-    modprobe -r v4l2loopback && modprobe v4l2loopback devices=1 video_nr=20 exclusive_caps=1 card_label="foldcam virtual camera" \
+    modprobe -r v4l2loopback && modprobe v4l2loopback devices=1 video_nr=20 exclusive_caps=1 max_buffers=4 card_label="foldcam virtual camera" \
         || { problems+=("reloading v4l2loopback failed"); return 1; }
     udevadm settle -t 10
     for dev in /sys/class/video4linux/video*; do

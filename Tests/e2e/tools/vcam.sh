@@ -40,13 +40,14 @@ set_angle() { echo "$1" > /sys/module/hinge/parameters/angle; }
 # vcam_start: starts foldcamd on the test rig ($VCAM_RIG_FILE, else rigs/$VCAM_RIG.json, default
 # duo-vivid) and waits (up to 40 s) until its socket answers. It names the loopback by its node, or
 # by its card label when VCAM_BY_LABEL=1, and runs with LD_PRELOAD=$VCAM_PRELOAD when that is set.
+# VCAM_CONFIG_EXTRA is added to its config's members (e.g. ', "virtualCameraForwarding": "copy"').
 # Its stderr is appended to $VCAM_LOG (shown on failure by vcam_stop's caller).
 vcam_start() {
     local loopback="\"loopbackDevice\": \"$E2E_LOOPBACK\""
     [ "${VCAM_BY_LABEL:-0}" != 1 ] || loopback='"loopbackLabel": "foldcam virtual camera"'
     cat > "$VCAM_DIR/foldcam.json" <<EOF
 {"rig": "${VCAM_RIG_FILE:-$E2E_HERE/rigs/${VCAM_RIG:-duo-vivid}.json}", $loopback, "logLevel": "debug",
- "sensorPollMilliseconds": 20}
+ "sensorPollMilliseconds": 20${VCAM_CONFIG_EXTRA:-}}
 EOF
     rm -f "$VCAM_SOCKET"
     VCAM_LOG_OFFSET=$(stat -c %s "$VCAM_LOG" 2> /dev/null || echo 0)

@@ -1,0 +1,89 @@
+@testable import FoldcamCapture
+import FoldcamCore
+import Testing
+
+/// Which forwarding path runs and why, and who holds the loopback's mapped buffers: the
+/// decisions behind zero-copy, without a kernel (the guest's check 88b proves the path itself).
+@Suite struct ForwardingPlanTests {
+    @Test func theConfigAndAMirrorRuleZeroCopyOutBeforeTheDriverIsAsked() {
+        #expect(ForwardingPlan.outputPath(setting: .auto, mirror: false) == .zeroCopy)
+        #expect(ForwardingPlan.outputPath(setting: .copy, mirror: false) == .copy(.configured))
+        #expect(ForwardingPlan.outputPath(setting: .auto, mirror: true) == .copy(.mirrored))
+        #expect(ForwardingPlan.outputPath(setting: .copy, mirror: true) == .copy(.configured))
+    }
+
+    @Test func v4l2loopbacksDefaultTwoBuffersAreTooFewAndTheMessageSaysWhatToLoad() {
+        let path = ForwardingPlan.outputPath(granted: 2)
+        #expect(path == .copy(.tooFewLoopbackBuffers(granted: 2, needed: 4)))
+        #expect("\(path)".contains("max_buffers=4"))
+        #expect(ForwardingPlan.outputPath(granted: 3) != .zeroCopy)
+        #expect(ForwardingPlan.outputPath(granted: 4) == .zeroCopy)
+        #expect(ForwardingPlan.wantedLoopbackBuffers == 4)
+    }
+
+    @Test func aCameraFrameMustFitAPageAsItIs() {
+        // 640x480 YUYV: 1280 bytes a line, 614400 a frame, in a page-aligned 614400-byte buffer.
+        #expect(ForwardingPlan.layoutFits(cameraBytesPerLine: 1280, cameraFrameBytes: 614_400, loopbackBytesPerLine: 1280, loopbackBufferBytes: 614_400) == nil)
+        let padded = ForwardingPlan.layoutFits(cameraBytesPerLine: 1344, cameraFrameBytes: 645_120, loopbackBytesPerLine: 1280, loopbackBufferBytes: 614_400)
+        #expect("\(padded.map { "\($0)" } ?? "")".contains("line stride 1344"))
+        let larger = ForwardingPlan.layoutFits(cameraBytesPerLine: 1280, cameraFrameBytes: 700_000, loopbackBytesPerLine: 1280, loopbackBufferBytes: 614_400)
+        #expect("\(larger.map { "\($0)" } ?? "")".contains("700000 bytes"))
+    }
+
+    @Test func aStreamGetsThreePagesAndOneStaysForTheDaemonsOwnFrames() {
+        var book = LoopbackPageBook(count: 4)
+        book.show(0)  // the idle frame
+        #expect(book.lend(to: 1) == .success([1, 2, 3]))
+        // The idle frame is on screen: no page to fill another own frame into until it is not.
+        #expect(book.pageForOwnFrame() == nil)
+        book.show(2)  // the camera's frame
+        #expect(book.pageForOwnFrame() == 0)
+        // A second camera (a switch, a pre-warm) would leave no page: it keeps its own buffers.
+        #expect(book.lend(to: 2) == .failure(.buffersLent))
+        #expect(book.owners == [.free, .lent(stream: 1), .lent(stream: 1), .lent(stream: 1)])
+    }
+
+    /// A switch with v4l2loopback's 4 buffers: the next camera starts on its own buffers while
+    /// the old one holds three; once the old one stopped, the pages are free again (the shown
+    /// one excepted) and the new camera is reopened into them.
+    @Test func aRetiredStreamsPagesWaitForItsStopAndTheShownOneIsNeverLent() {
+        var book = LoopbackPageBook(count: 4)
+        #expect(book.lend(to: 1) == .success([0, 1, 2]))
+        book.show(1)
+        #expect(book.lend(to: 2) == .failure(.buffersLent))
+        // The new camera's frames are copied into page 3; the old one is handed over to stop.
+        #expect(book.pageForOwnFrame() == 3)
+        book.show(3)
+        book.retire(stream: 1)
+        #expect(book.owners == [.returning(stream: 1), .returning(stream: 1), .returning(stream: 1), .free])
+        // Until STREAMOFF and REQBUFS 0 are done the driver may still write pages 0 to 2.
+        #expect(book.lend(to: 3) == .failure(.buffersLent))
+        #expect(book.pageForOwnFrame() == nil)
+        book.stopped(stream: 1)
+        #expect(book.lend(to: 3) == .success([0, 1, 2]))
+        book.show(0)
+        #expect(book.pageForOwnFrame() == 3)
+    }
+
+    @Test func pagesOfAnOpenTheCameraRefusedAreFreeAgain() {
+        var book = LoopbackPageBook(count: 4)
+        #expect(book.lend(to: 7) == .success([0, 1, 2]))
+        book.cancel(stream: 7)
+        #expect(book.owners == Array(repeating: .free, count: 4))
+        // Cancelling a stream that holds nothing changes nothing.
+        book.cancel(stream: 8)
+        #expect(book.lend(to: 9) == .success([0, 1, 2]))
+    }
+
+    @Test func theConfigSwitchIsValidatedWithTheNearestName() throws {
+        #expect(try DaemonConfig.decode(json: #"{"virtualCameraForwarding": "copy"}"#).virtualCameraForwarding == .copy)
+        #expect(try DaemonConfig.decode(json: "{}").virtualCameraForwarding == .auto)
+        do {
+            _ = try DaemonConfig.decode(json: #"{"virtualCameraForwarding": "cpy"}"#)
+            Issue.record("expected an error")
+        } catch {
+            let text = error.errors.map { "\($0)" }.joined()
+            #expect(text.contains("virtualCameraForwarding") && text.contains("did you mean \"copy\"") && text.contains("auto, copy"))
+        }
+    }
+}
