@@ -10,7 +10,7 @@ import Testing
         let directory = try RealCallTests.temporaryDirectory()
         defer { _ = Glibc.system("rm -rf '\(directory)'") }
         let path = directory + "/node"
-        FileManager.default.createFile(atPath: path, contents: Data())
+        _ = FileManager.default.createFile(atPath: path, contents: Data())
         let watch = try OpenCloseWatch(path: path)
         #expect(watch.drain() == .init())
         let first = try FileDescriptor.open(path, .readOnly)
@@ -30,7 +30,7 @@ import Testing
         let directory = try RealCallTests.temporaryDirectory()
         defer { _ = Glibc.system("rm -rf '\(directory)'") }
         let path = directory + "/node"
-        FileManager.default.createFile(atPath: path, contents: Data())
+        _ = FileManager.default.createFile(atPath: path, contents: Data())
         let watch = try OpenCloseWatch(path: path)
         let first = try FileDescriptor.open(path, .readOnly)
         let second = try FileDescriptor.open(path, .readOnly)
@@ -43,7 +43,7 @@ import Testing
         let directory = try RealCallTests.temporaryDirectory()
         defer { _ = Glibc.system("rm -rf '\(directory)'") }
         let path = directory + "/node"
-        FileManager.default.createFile(atPath: path, contents: Data())
+        _ = FileManager.default.createFile(atPath: path, contents: Data())
         let mine = try FileDescriptor.open(path, .readOnly)
         defer { mine.close() }
         #expect(OpenFileHolders.count(path: path).descriptors == 0, "this process's own descriptors do not count")
