@@ -42,8 +42,17 @@ final class VirtualCameraController {
     /// grace timer); called when the camera side is torn down (a reload rebuilds it).
     var detachFromLoop: (() -> Void)?
 
-    init(producer: VirtualCameraProducer, log: Log, sourceOf: @escaping (String) -> VirtualCameraProducer.Source?) {
+    /// What this camera decides with: its pool and the display it follows (a reload may
+    /// replace it).
+    var plan: VirtualCameraPlan
+    /// How the journal names this camera: "virtual camera", or "virtual camera ID" when the
+    /// configuration lists several.
+    let label: String
+
+    init(producer: VirtualCameraProducer, plan: VirtualCameraPlan, label: String = "virtual camera", log: Log, sourceOf: @escaping (String) -> VirtualCameraProducer.Source?) {
         self.producer = producer
+        self.plan = plan
+        self.label = label
         self.log = log
         self.sourceOf = sourceOf
     }
@@ -67,11 +76,11 @@ final class VirtualCameraController {
             if readiness != before { onReadinessChange?() }
             return
         }
-        let state = engine.state, rig = engine.rig, plan = engine.plan
+        let state = engine.state, rig = engine.rig
         let candidates = plan.candidates(rig: rig, state: state.displays, viewedDisplay: state.viewedDisplay).map { rig.cameras[$0].id }
         rotations = Dictionary(uniqueKeysWithValues: rig.cameras.indices.map { (rig.cameras[$0].id, state.cameras[$0].captureRotation) })
         let reason: Readiness.Reason
-        switch Readiness.derived(from: state) {
+        switch Readiness.derived(from: state, source: plan.source(rig: rig, state: state.displays, viewedDisplay: state.viewedDisplay), display: plan.follow.display(viewed: state.viewedDisplay)) {
         case let .interrupted(derived): reason = derived
         default: reason = .noForwardCamera
         }
@@ -98,7 +107,7 @@ final class VirtualCameraController {
             idleShown = true
             producer.send(.idle)
         }
-        if count != before { log.info("virtual camera: \(count) reader\(count == 1 ? "" : "s")\(demand.running ? "" : count > 0 ? " (waiting for the opener to stay)" : "")") }
+        if count != before { log.info("\(label): \(count) reader\(count == 1 ? "" : "s")\(demand.running ? "" : count > 0 ? " (waiting for the opener to stay)" : "")") }
     }
 
     /// A snapshot needs a frame while nobody reads (the camera starts for it).
@@ -134,9 +143,9 @@ final class VirtualCameraController {
         switch change {
         case .start:
             idleShown = false
-            log.info("virtual camera: starting the camera (\(demand.readers > 0 ? "a reader is watching" : "a snapshot needs a frame"))")
+            log.info("\(label): starting the camera (\(demand.readers > 0 ? "a reader is watching" : "a snapshot needs a frame"))")
         case .stop:
-            log.info("virtual camera: nobody is watching; the camera is off")
+            log.info("\(label): nobody is watching; the camera is off")
             // Back to noSource; the switch timing starts afresh with the next reader.
             wanted = nil
             idleShown = true
@@ -159,7 +168,7 @@ final class VirtualCameraController {
             // The engine is a value: probing a copy leaves the real decisions untouched.
             var probe = engine
             _ = probe.apply(.hingeAngle(hinge: hinge, degrees: ahead))
-            let next = probe.plan.candidates(rig: probe.rig, state: probe.state.displays, viewedDisplay: probe.state.viewedDisplay).first
+            let next = plan.candidates(rig: probe.rig, state: probe.state.displays, viewedDisplay: probe.state.viewedDisplay).first
             if let next, next != engine.rig.cameraIndex(current ?? "") {
                 return engine.rig.cameras[next].id
             }
@@ -183,14 +192,14 @@ final class VirtualCameraController {
             timing.firstFrame(camera, at: MonotonicClock.nanoseconds)
             perform(switcher.firstFrame(from: camera))
         case let .failed(camera, reason, message):
-            log.warning("virtual camera: \(camera) failed (\(reason.rawValue)): \(message)")
+            log.warning("\(label): \(camera) failed (\(reason.rawValue)): \(message)")
             metrics?.cameraOpenFailed(camera)
             perform(switcher.failed(camera, reason: reason))
         case let .outputFailed(message):
-            log.error("virtual camera output: \(message); readiness stays interrupted (outputFailed) until the daemon is restarted")
+            log.error("\(label) output: \(message); readiness stays interrupted (outputFailed) until the daemon is restarted")
             outputBroken = true
         case let .degraded(message):
-            log.warning("virtual camera: \(message)")
+            log.warning("\(label): \(message)")
         case .outputReady:
             onOutputReady?()
         case .stopped:
@@ -203,7 +212,7 @@ final class VirtualCameraController {
         for action in actions {
             switch action {
             case let .open(camera):
-                log.debug("virtual camera: opening \(camera)\(camera == switcher.warming ? " ahead of a likely switch (pre-warm)" : "")")
+                log.debug("\(label): opening \(camera)\(camera == switcher.warming ? " ahead of a likely switch (pre-warm)" : "")")
                 timing.opened(camera, at: MonotonicClock.nanoseconds)
                 metrics?.cameraOpened(camera)
                 if let source = sourceOf(camera) {
@@ -220,12 +229,12 @@ final class VirtualCameraController {
                 producer.send(.feed(camera: camera, rotation: rotations[camera] ?? 0))
                 let report = timing.fed(camera, at: MonotonicClock.nanoseconds)
                 if let report { metrics?.switchFed(afterSeconds: Double(report.decisionToFeed) / 1e9) }
-                log.info("virtual camera now shows \(camera)\(report.map(Self.describe) ?? "")")
+                log.info("\(label) now shows \(camera)\(report.map(Self.describe) ?? "")")
             case .feedUnavailable where !demand.running:
                 producer.send(.idle)
             case .feedUnavailable:
                 producer.send(.feedUnavailable)
-                log.notice("virtual camera: no camera available; showing the 'camera unavailable' frame")
+                log.notice("\(label): no camera available; showing the 'camera unavailable' frame")
             }
         }
     }
