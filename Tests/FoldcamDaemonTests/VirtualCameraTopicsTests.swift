@@ -77,6 +77,28 @@ struct VirtualCameraTopicsTests {
         #expect(typo[path: "error", "message"]?.stringValue?.contains("did you mean \"rear\"?") == true, "\(typo.compactText)")
     }
 
+    @Test("foldcamctl status shows each virtual camera; snapshot --camera writes that camera's frame")
+    func controlTool() throws {
+        let directory = try TemporaryDirectory()
+        let daemon = try RunningDaemon(config: Self.kiosk, directory: directory)
+        func run(_ arguments: [String]) throws -> (code: Int32?, out: String, err: String) {
+            let child = try ChildProcess(executable: try Executables.path(of: "foldcamctl"), arguments: ["--socket", daemon.socketPath] + arguments,
+                                         stdoutPath: directory.file("ctl.out"), stderrPath: directory.file("ctl.err"))
+            let code = child.exitCode(timeout: .seconds(60))
+            return (code, child.stdout, child.stderr)
+        }
+        let status = try run(["status"])
+        #expect(status.code == 0, "\(status.err)")
+        #expect(status.out.contains("virtual camera  front: front-cam, YUYV 1920x1080 @ 30 fps; ready"), "\(status.out)")
+        #expect(status.out.contains("virtual camera  rear: rear-cam, YUYV 1920x1080 @ 30 fps; ready"), "\(status.out)")
+        let snapshot = try run(["snapshot", "--camera", "rear", directory.file("rear.png")])
+        #expect(snapshot.code == 0, "\(snapshot.err)")
+        #expect(snapshot.out.contains("from rear-cam"), "\(snapshot.out)")
+        let typo = try run(["snapshot", "--camera", "frnt", directory.file("front.png")])
+        #expect(typo.code != 0)
+        #expect(typo.err.contains("did you mean \"front\"?"), "\(typo.err)")
+    }
+
     @Test("a display-bound camera and a viewed one on the duo: folding shut moves only the viewed one")
     func duoFold() throws {
         let directory = try TemporaryDirectory()
