@@ -104,20 +104,20 @@ final class Daemon {
         return Self.annotate(value, flipped: individual.flipped)
     }
 
-    /// The default camera's value with its `id`, and with several, `cameras`: each one's value
-    /// with its id (docs/protocol.md, "Several virtual cameras"). One value per topic keeps
-    /// a slow client's coalescing (latest per topic) from dropping a camera's change.
+    /// With one virtual camera, its value as it always was. With several: the default camera's
+    /// value plus its `id`, and `cameras`, each one's value with its id (docs/protocol.md,
+    /// "Several virtual cameras"). One value per topic keeps a slow client's coalescing
+    /// (latest per topic) from dropping a camera's change.
     func camerasValue(_ topic: Topic) -> JSONValue {
-        func value(_ camera: VirtualCameraSlot) -> [(String, JSONValue)] {
+        func value(_ camera: VirtualCameraSlot, id: Bool) -> [(String, JSONValue)] {
             let base = topic == .virtualCamera
                 ? StateEncoder.virtualCamera(camera.source(engine), rig: rig, plan: camera.plan)
                 : readiness(of: camera).json
-            guard case let .object(members) = base else { return [("id", .string(camera.id))] }
-            return [("id", .string(camera.id))] + members
+            guard case let .object(members) = base else { return [] }
+            return id ? members + [("id", .string(camera.id))] : members
         }
-        var members = value(cameras[0])
-        if cameras.count > 1 { members.append(("cameras", .array(cameras.map { .object(value($0)) }))) }
-        return .object(members)
+        guard cameras.count > 1 else { return .object(value(cameras[0], id: false)) }
+        return .object(value(cameras[0], id: true) + [("cameras", .array(cameras.map { .object(value($0, id: true)) }))])
     }
 
     /// Adds `sensorFlipped` to each camera in the devices value (individual mode): frames from
