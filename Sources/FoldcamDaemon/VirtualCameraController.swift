@@ -38,6 +38,13 @@ final class VirtualCameraController {
     private var engine: FoldEngine?
     /// Told when `demand.deadline` changes (the owner arms a timer for `advanceDemand`).
     var onDemandDeadline: ((UInt64?) -> Void)?
+    /// Told when a camera could not be opened because it is busy: another program, or another
+    /// virtual camera of this daemon, streams it. The owner calls `devicesChanged` a little
+    /// later, so the camera is taken once it is let go (nothing else would say so: the device
+    /// layer's probe opens succeed while a stream runs).
+    var onBusy: (() -> Void)?
+    /// Cameras found busy and not delivered since: their retries are logged at debug only.
+    private var stillBusy: Set<String> = []
     /// Unregisters what the event loop watches for this controller (its reader count and its
     /// grace timer); called when the camera side is torn down (a reload rebuilds it).
     var detachFromLoop: (() -> Void)?
@@ -190,11 +197,18 @@ final class VirtualCameraController {
         switch event {
         case let .firstFrame(camera):
             timing.firstFrame(camera, at: MonotonicClock.nanoseconds)
+            stillBusy.remove(camera)
             perform(switcher.firstFrame(from: camera))
         case let .failed(camera, reason, message):
-            log.warning("\(label): \(camera) failed (\(reason.rawValue)): \(message)")
+            if reason == .busy && stillBusy.contains(camera) {
+                log.debug("\(label): \(camera) is still busy: \(message)")
+            } else {
+                log.warning("\(label): \(camera) failed (\(reason.rawValue)): \(message)\(reason == .busy ? "; trying again every \(VirtualCameraSetup.busyRetryInterval)" : "")")
+            }
+            if reason == .busy { stillBusy.insert(camera) }
             metrics?.cameraOpenFailed(camera)
             perform(switcher.failed(camera, reason: reason))
+            if reason == .busy { onBusy?() }
         case let .outputFailed(message):
             log.error("\(label) output: \(message); readiness stays interrupted (outputFailed) until the daemon is restarted")
             outputBroken = true

@@ -66,6 +66,10 @@ enum VirtualCameraSetup {
         return (producer, controller)
     }
 
+    /// How long after a busy camera failed to open it is tried again (the device layer probes
+    /// busy cameras as often).
+    static let busyRetryInterval = Duration.seconds(2)
+
     /// Counts the loopback's readers once the producer has it open (its own opens then lie
     /// behind the count), and runs the camera's grace period on a timer.
     private static func watchReaders(controller: VirtualCameraController, label: String, node: String, loop: EventLoop, config: DaemonConfig, log: Log) throws {
@@ -76,12 +80,21 @@ enum VirtualCameraSetup {
             _ = timer.acknowledge()
             controller.advanceDemand()
         }
+        // A busy camera is tried again after a while (two virtual cameras wanting one camera:
+        // the second gets it once the first lets go; docs/virtual-camera.md).
+        let busyRetry = try Timer()
+        try loop.register(busyRetry.descriptor) { [unowned controller] _ in
+            _ = busyRetry.acknowledge()
+            controller.devicesChanged()
+        }
+        controller.onBusy = { try? busyRetry.schedule(after: busyRetryInterval) }
         // What the loop watches for this controller, let go when the camera side is torn down.
-        var watched: [FileDescriptor] = [timer.descriptor]
+        var watched: [FileDescriptor] = [timer.descriptor, busyRetry.descriptor]
         controller.detachFromLoop = { [unowned loop] in
             for descriptor in watched { loop.unregister(descriptor) }
             watched.removeAll()
             timer.cancel()
+            busyRetry.cancel()
         }
         controller.onDemandDeadline = { deadline in
             guard let deadline else { return timer.cancel() }
