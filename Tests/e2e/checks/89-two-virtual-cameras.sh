@@ -6,12 +6,12 @@
 #   1. open (180°): viewed shows inner-front (red), outer shows outer-front (green); each camera
 #      is open once;
 #   2. a pin to outer moves only the viewed camera, onto outer-front, which the outer camera
-#      streams: it is not taken from it; the viewed camera reports it (readiness interrupted,
-#      busy) and shows the 'camera unavailable' frame (darkgrey) while outer keeps green. Unpinned:
-#      red again;
-#   3. folded shut (0°) the same: viewed wants outer-front, outer keeps it, green without a stop;
-#      once the outer reader leaves, its camera stops after the grace period and the viewed camera
-#      takes outer-front (green);
+#      streams: it is not taken from it (open once); the viewed camera logs it busy and falls
+#      back to back (blue) while outer keeps green. Unpinned: red again;
+#   3. folded shut (0°) outer-front is all either wants: outer keeps it, green without a stop;
+#      the viewed camera shows the 'camera unavailable' frame (darkgrey), readiness interrupted
+#      (busy); once the outer reader leaves, its camera stops after the grace period and the
+#      viewed camera takes outer-front (green);
 #   4. nobody reads: no physical camera stays open.
 # Reported: foldcamd's CPU time per output frame and its VmRSS with one reader, then two (each
 # over 100 frames of the first reader, counted, not timed).
@@ -84,18 +84,24 @@ status=$(ctl status 2>&1)
 echo "$status" | grep -q "virtual camera  viewed: inner-front" || problems+=("foldcamctl status lacks the viewed camera: $(echo "$status" | grep 'virtual camera')")
 echo "$status" | grep -q "virtual camera  outer: outer-front" || problems+=("foldcamctl status lacks the outer camera: $(echo "$status" | grep 'virtual camera')")
 
-# 2. A pin moves the viewed camera onto the camera the outer one streams: reported, not taken.
+# 2. A pin moves the viewed camera onto the camera the outer one streams: not taken from it; the
+#    viewed camera falls back to the outer display's next forward camera, back (blue).
 pin_hold outer
-wait_colour "$reader" darkgrey 40 || problems+=("pinned to outer the viewed reader shows '$(last_colours "$reader" 5)', not darkgrey (outer-front is the outer camera's)")
-vcam_wait_readiness interrupted/busy 30 || problems+=("pinned to outer the viewed camera's readiness is '$(vcam_readiness)', not interrupted/busy")
+wait_colour "$reader" blue 40 || problems+=("pinned to outer the viewed reader shows '$(last_colours "$reader" 5)', not blue (outer-front is the outer camera's; back is next)")
 outer_green "pinned to outer"
-[ "$(held_count outer-front)" = 1 ] || problems+=("pinned: foldcamd has outer-front open $(held_count outer-front) times, expected once")
+for camera in outer-front back; do
+    count=$(held_count "$camera")
+    [ "$count" = 1 ] || problems+=("pinned: foldcamd has $camera open $count times, expected once")
+done
+vcam_logged "virtual camera viewed: outer-front failed \(busy\)" || problems+=("pinned: the journal does not say the viewed camera found outer-front busy")
 pin_release
 wait_colour "$reader" red 40 || problems+=("unpinned the viewed reader shows '$(last_colours "$reader" 5)', not red")
 
-# 3. Folded shut: the same camera wanted by both; the outer camera keeps it until its reader leaves.
+# 3. Folded shut: outer-front is the only camera either wants; the outer camera keeps it until its
+#    reader leaves, the viewed one reports it busy meanwhile.
 set_angle 0
 wait_colour "$reader" darkgrey 40 || problems+=("folded shut the viewed reader shows '$(last_colours "$reader" 5)', not darkgrey")
+vcam_wait_readiness interrupted/busy 30 || problems+=("folded shut the viewed camera's readiness is '$(vcam_readiness)', not interrupted/busy")
 outer_green "folded shut"
 wait_until 30 test "$(held_count inner-front)" = 0 || problems+=("folded shut foldcamd still has inner-front open")
 [ "$(held_count outer-front)" = 1 ] || problems+=("folded shut: foldcamd has outer-front open $(held_count outer-front) times, expected once")
