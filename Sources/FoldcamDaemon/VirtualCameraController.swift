@@ -69,13 +69,17 @@ final class VirtualCameraController {
 
     /// Ready only while a camera's frames reach the loopback (docs/virtual-camera.md, "Readiness");
     /// idle while nobody reads it.
-    var readiness: Readiness { outputBroken ? .interrupted(.outputFailed) : demand.running ? switcher.readiness : .idle }
+    var readiness: Readiness { outputBroken ? .interrupted(.outputFailed) : demand.running ? (readinessBeforeRetry ?? switcher.readiness) : .idle }
+    /// While a busy camera is tried again (`retryBusy`): the readiness from before, so a camera
+    /// another virtual camera holds does not turn readiness to `switching` and back every try.
+    private var readinessBeforeRetry: Readiness?
     var feeding: String? { switcher.feeding }
 
     /// A new decision: the candidates, best first, and the capture rotation of each camera.
     func update(engine: FoldEngine) {
         self.engine = engine
         let before = readiness
+        readinessBeforeRetry = nil
         guard demand.running else {
             // Idle: every camera closed, the loopback keeps its idle frame.
             perform(switcher.prewarm(nil))
@@ -188,12 +192,24 @@ final class VirtualCameraController {
     func devicesChanged() {
         guard demand.running else { return }
         let before = readiness
+        readinessBeforeRetry = nil
         perform(switcher.retryFailed())
         if readiness != before { onReadinessChange?() }
     }
 
+    /// The busy-retry timer (`onBusy`): tries the failed cameras again, reporting the readiness
+    /// of before until the try delivers a frame or fails.
+    func retryBusy() {
+        guard demand.running, !stillBusy.isEmpty else { return devicesChanged() }
+        readinessBeforeRetry = readiness
+        perform(switcher.retryFailed())
+    }
+
     func handle(_ event: VirtualCameraProducer.Event) {
         let before = readiness
+        // The try a retry started has come out: readiness says what is true again.
+        if case .firstFrame = event { readinessBeforeRetry = nil }
+        if case .failed = event { readinessBeforeRetry = nil }
         switch event {
         case let .firstFrame(camera):
             timing.firstFrame(camera, at: MonotonicClock.nanoseconds)

@@ -85,7 +85,7 @@ enum VirtualCameraSetup {
         let busyRetry = try Timer()
         try loop.register(busyRetry.descriptor) { [unowned controller] _ in
             _ = busyRetry.acknowledge()
-            controller.devicesChanged()
+            controller.retryBusy()
         }
         controller.onBusy = { try? busyRetry.schedule(after: busyRetryInterval) }
         // What the loop watches for this controller, let go when the camera side is torn down.
