@@ -201,8 +201,12 @@ final class VirtualCameraController {
     /// of before until the try delivers a frame or fails.
     func retryBusy() {
         guard demand.running, !stillBusy.isEmpty else { return devicesChanged() }
-        readinessBeforeRetry = readiness
-        perform(switcher.retryFailed())
+        let before = readiness
+        let actions = switcher.retryFailed()
+        // Held only while an open is under way: its first frame or failure clears it.
+        if actions.contains(where: { if case .open = $0 { true } else { false } }) { readinessBeforeRetry = before }
+        perform(actions)
+        if readiness != before { onReadinessChange?() }
     }
 
     func handle(_ event: VirtualCameraProducer.Event) {
