@@ -253,6 +253,7 @@ final class VirtualCameraController {
                     producer.send(.open(camera: camera, source: source))
                 } else {
                     // No device for it right now: same as a failed open; try the next.
+                    readinessBeforeRetry = nil
                     metrics?.cameraOpenFailed(camera)
                     perform(switcher.failed(camera, reason: .unplugged))
                 }
