@@ -76,8 +76,8 @@ _foldcamctl() {
             COMPREPLY=($(compgen -W '0 90 180 270' -- "$cur"))
         fi ;;
     snapshot)
-        if [[ $prev == --at ]]; then return; fi
-        if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W '--at' -- "$cur")); else _filedir png; fi ;;
+        if [[ $prev == --at || $prev == --camera ]]; then return; fi
+        if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W '--at --camera' -- "$cur")); else _filedir png; fi ;;
     sim)
         if [[ -z $sub ]]; then
             COMPREPLY=($(compgen -W 'hinge switch gravity accelerometer unplug plug busy sweep' -- "$cur"))

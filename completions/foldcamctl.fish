@@ -33,7 +33,7 @@ function __foldcamctl_args
             continue
         end
         switch $token
-            case --socket --display --at --hinge -o
+            case --socket --display --at --camera --hinge -o
                 set skip 1
             case '-*'
             case '*'
@@ -72,6 +72,7 @@ complete -c foldcamctl -n "__foldcamctl_at pin" -l persist -d 'keep the pin afte
 complete -c foldcamctl -n "__foldcamctl_at rotation" -a '(__foldcamctl_ids displays)'
 complete -c foldcamctl -n "__fish_seen_subcommand_from rotation; and test (count (__foldcamctl_args)) -eq 2" -a '0 90 180 270'
 complete -c foldcamctl -n "__fish_seen_subcommand_from snapshot" -l at -x -d 'CLOCK_MONOTONIC time in ns'
+complete -c foldcamctl -n "__fish_seen_subcommand_from snapshot" -l camera -x -d 'virtual camera id'
 complete -c foldcamctl -n "__fish_seen_subcommand_from snapshot" -F
 
 complete -c foldcamctl -n "__foldcamctl_at sim" -a 'hinge switch gravity accelerometer unplug plug busy sweep'

@@ -44,6 +44,15 @@ public struct DaemonConfig: Sendable, Equatable {
     /// Where the persisted pin and screen rotations are kept. nil: systemd's $STATE_DIRECTORY
     /// when set (the package's unit: /var/lib/foldcam), else nothing is kept.
     public var stateDirectory: String?
+    /// The `virtualCameras` list as written; nil when the key is absent (one camera, following
+    /// the viewed display, fed through loopbackLabel / loopbackDevice).
+    public var configuredVirtualCameras: [VirtualCameraSpec]?
+
+    /// Every virtual camera the daemon feeds, the default one (`snapshot`'s, the unqualified
+    /// topics' values) first.
+    public var virtualCameras: [VirtualCameraSpec] {
+        configuredVirtualCameras ?? [VirtualCameraSpec(id: VirtualCameraSpec.defaultID, loopbackLabel: loopbackLabel, loopbackDevice: loopbackDevice)]
+    }
 
     /// The values of `virtualCameraForwarding`.
     public enum VirtualCameraForwarding: String, Sendable, Equatable, CaseIterable {
@@ -72,7 +81,7 @@ public struct DaemonConfig: Sendable, Equatable {
         let root = JSONCursor(value: value, path: "", collector: collector)
         var config = DaemonConfig()
         if root.isObject() {
-            root.checkKeys(["rig", "group", "maxClients", "maxClientsPerUser", "reservedClients", "requestTimeoutSeconds", "metricsDirectory", "metricsIntervalSeconds", "clientStuckSeconds", "logLevel", "seat", "loopbackLabel", "loopbackDevice", "sensorPollMilliseconds", "cameraMode", "cameraIdleGraceMilliseconds", "snapshotSettleFrames", "virtualCameraForwarding", "stateDirectory"])
+            root.checkKeys(["rig", "group", "maxClients", "maxClientsPerUser", "reservedClients", "requestTimeoutSeconds", "metricsDirectory", "metricsIntervalSeconds", "clientStuckSeconds", "logLevel", "seat", "loopbackLabel", "loopbackDevice", "sensorPollMilliseconds", "cameraMode", "cameraIdleGraceMilliseconds", "snapshotSettleFrames", "virtualCameraForwarding", "stateDirectory", "virtualCameras"])
             if let cursor = root.field("cameraMode"), let text = cursor.string() {
                 if let mode = CameraMode(rawValue: text) { config.cameraMode = mode } else { collector.add(cursor.path, "unknown mode \"\(text)\" (expected one of: virtual, individual)") }
             }
@@ -115,6 +124,13 @@ public struct DaemonConfig: Sendable, Equatable {
             if let label = root.field("loopbackLabel")?.string() { config.loopbackLabel = label }
             if let cursor = root.field("loopbackDevice"), let node = cursor.string() {
                 if node.hasPrefix("/dev/") { config.loopbackDevice = node } else { collector.add(cursor.path, "\"\(node)\" is not a device node (expected /dev/videoN)") }
+            }
+            if let cursor = root.field("virtualCameras") {
+                config.configuredVirtualCameras = VirtualCameraSpec.decodeList(cursor, collector: collector)
+                // Two places for one setting would leave it unclear which loopback is fed.
+                for key in ["loopbackLabel", "loopbackDevice"] where root.field(key) != nil {
+                    collector.add(key, "cannot be combined with virtualCameras: give each virtual camera its own \"\(key)\" inside virtualCameras and remove the top-level one")
+                }
             }
             if let cursor = root.field("stateDirectory"), cursor.value != .null, let directory = cursor.string() {
                 if directory.hasPrefix("/") { config.stateDirectory = directory } else { collector.add(cursor.path, "\"\(directory)\" is not an absolute path (the package's unit uses /var/lib/foldcam through StateDirectory=)") }

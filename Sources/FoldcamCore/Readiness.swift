@@ -24,8 +24,13 @@ public enum Readiness: Sendable, Equatable {
     /// Readiness from the decision alone (no producer): ready with a source, else interrupted
     /// with the most specific reason the viewed display's cameras give.
     public static func derived(from state: FoldState) -> Readiness {
-        if state.virtualCamera.source != nil { return .ready }
-        let viewed = state.displays[state.viewedDisplay]
+        derived(from: state, source: state.virtualCamera, display: state.viewedDisplay)
+    }
+
+    /// The same for a virtual camera that follows `display` and decided `source`.
+    public static func derived(from state: FoldState, source: VirtualCameraState, display: Int) -> Readiness {
+        if source.source != nil { return .ready }
+        let viewed = state.displays[display]
         let reasons = state.cameras.indices.compactMap { index -> UnavailableReason? in
             guard viewed.pairs[index] == nil else { return nil }
             return state.cameras[index].unavailable

@@ -1,6 +1,10 @@
-/// What the virtual front camera can ever show, fixed for the daemon's life so readers never
-/// see a format change: the pool of cameras behind it and the best mode they all support.
+/// What a virtual camera can ever show, fixed for the daemon's life so readers never see a
+/// format change: the pool of cameras behind it and the best mode they all support. A camera
+/// following the viewed display pools the forward cameras of every followed display; one bound
+/// to a display pools only that display's (docs/virtual-camera.md, "Several virtual cameras").
 public struct VirtualCameraPlan: Sendable, Equatable {
+    /// The display it shows the viewer of.
+    public var follow: VirtualCameraFollow
     /// Camera indices, in rig order.
     public var pool: [Int]
     /// The best mode in the intersection of the pool's modes; nil when they share none.
@@ -8,8 +12,9 @@ public struct VirtualCameraPlan: Sendable, Equatable {
     /// True only when every pool camera delivers depth.
     public var depth: Bool
 
-    public init(rig: Rig) {
-        pool = VirtualCameraPlan.pool(rig)
+    public init(rig: Rig, follow: VirtualCameraFollow = .viewed) {
+        self.follow = follow
+        pool = VirtualCameraPlan.poolAndSamples(rig, follow: follow).pool
         let members = pool.map { rig.cameras[$0] }
         format = VirtualCameraPlan.bestCommonMode(members.map(\.modes))
         depth = !members.isEmpty && members.allSatisfy(\.hasDepth)
@@ -19,13 +24,22 @@ public struct VirtualCameraPlan: Sendable, Equatable {
     /// some of the hinge settings `HingeSamples` visits (a fixed budget, whatever the rig).
     static func pool(_ rig: Rig) -> [Int] { poolAndSamples(rig).pool }
 
+    /// The displays whose viewers the camera may show.
+    static func displays(_ rig: Rig, follow: VirtualCameraFollow) -> [Int] {
+        switch follow {
+        case .viewed: rig.virtualCamera.follow
+        case let .display(index): [index]
+        }
+    }
+
     /// The pool and how many hinge settings were looked at (stops once every camera is in).
-    static func poolAndSamples(_ rig: Rig) -> (pool: [Int], samples: Int) {
+    static func poolAndSamples(_ rig: Rig, follow: VirtualCameraFollow = .viewed) -> (pool: [Int], samples: Int) {
+        let followed = displays(rig, follow: follow)
         var member = [Bool](repeating: false, count: rig.cameras.count)
         var missing = rig.cameras.count
         let samples = HingeSamples.forEach(rig) { angles in
             let pose = RigPose(rig: rig, angles: angles)
-            for display in rig.virtualCamera.follow {
+            for display in followed {
                 // A covered display has no viewer: it contributes nothing at this pose.
                 guard !rig.displays[display].faces.contains(where: { pose.isCovered($0) }),
                       let normal = DirectionClassifier.viewingNormal(rig.displays[display], pose: pose) else { continue }
@@ -75,11 +89,18 @@ public struct VirtualCameraPlan: Sendable, Equatable {
         return best
     }
 
-    /// The source for the viewed display: its first forward camera in the pool, after the
-    /// preferred device types.
+    /// Whether the camera shows anyone now: a display-bound camera always follows its display;
+    /// a viewed one only while the viewed display is among the rig's followed ones.
+    func follows(rig: Rig, viewedDisplay: Int) -> Bool {
+        follow != .viewed || rig.virtualCamera.follow.contains(viewedDisplay)
+    }
+
+    /// The source for the followed display (the viewed one, or the bound one): its first
+    /// forward camera in the pool, after the preferred device types. Pins move the viewed
+    /// display, so they steer only cameras that follow it.
     public func source(rig: Rig, state displays: [DisplayState], viewedDisplay: Int) -> VirtualCameraState {
         guard !pool.isEmpty else { return VirtualCameraState(source: nil, noSourceReason: .emptyPool) }
-        guard rig.virtualCamera.follow.contains(viewedDisplay) else {
+        guard follows(rig: rig, viewedDisplay: viewedDisplay) else {
             return VirtualCameraState(source: nil, noSourceReason: .displayNotFollowed)
         }
         guard let chosen = candidates(rig: rig, state: displays, viewedDisplay: viewedDisplay).first else {
@@ -88,12 +109,12 @@ public struct VirtualCameraPlan: Sendable, Equatable {
         return VirtualCameraState(source: chosen, noSourceReason: nil)
     }
 
-    /// Every camera that could feed the virtual camera now, best first: the viewed display's
+    /// Every camera that could feed the virtual camera now, best first: the followed display's
     /// forward cameras in the pool, preferred device types first, then by θ. The producer
     /// falls back along this list when opening a camera fails.
     public func candidates(rig: Rig, state displays: [DisplayState], viewedDisplay: Int) -> [Int] {
-        guard rig.virtualCamera.follow.contains(viewedDisplay) else { return [] }
-        let forward = displays[viewedDisplay].forward.filter { pool.contains($0) }
+        guard follows(rig: rig, viewedDisplay: viewedDisplay) else { return [] }
+        let forward = displays[follow.display(viewed: viewedDisplay)].forward.filter { pool.contains($0) }
         let preferred = rig.virtualCamera.preferDeviceTypes
         return forward.enumerated().sorted { lhs, rhs in
             let left = preferred.firstIndex(of: rig.cameras[lhs.element].deviceType) ?? preferred.count

@@ -42,7 +42,14 @@ public struct ConfigCheck: Sendable {
             warnings.append("group \"\(group)\" does not exist: only root and the daemon's user could change state or receive frames (create it, e.g. groupadd \(group), or fix \"group\")")
         }
         warnings += HingeAxisCheck.notes(for: rig)
-        if config.cameraMode == .virtual { errors += Self.formatProblems(rig) }
+        if config.cameraMode == .virtual {
+            // Loading already refused a follow naming no display: each one resolves here.
+            let specs = config.virtualCameras
+            let follows = (try? VirtualCameraSpec.resolve(specs, rig: rig)) ?? []
+            for (spec, follow) in zip(specs, follows) {
+                errors += Self.formatProblems(rig, follow: follow, subject: specs.count == 1 ? "the virtual camera" : "virtual camera \"\(spec.id)\"")
+            }
+        }
         if config.cameraMode == .virtual, config.virtualCameraForwarding == .auto, !simulate, let warning = Self.loopbackBufferWarning() {
             warnings.append(warning)
         }
@@ -54,7 +61,7 @@ public struct ConfigCheck: Sendable {
             default: warnings.append("metricsDirectory \(directory) is not a directory")
             }
         }
-        if let node = config.loopbackDevice, !simulate {
+        for node in config.virtualCameras.compactMap(\.loopbackDevice) where !simulate {
             switch PathKind.of(node) {
             case .characterDevice: break
             case .missing: warnings.append("loopbackDevice \(node) does not exist now: the virtual camera's readiness stays interrupted (outputFailed) until v4l2loopback provides it and foldcamd is restarted")
@@ -73,18 +80,18 @@ public struct ConfigCheck: Sendable {
 
     /// The virtual camera needs a mode every pool camera offers, in a pixel format the producer
     /// writes; without one the daemon runs but its readiness can never be `ready`.
-    static func formatProblems(_ rig: Rig) -> [String] {
-        let plan = VirtualCameraPlan(rig: rig)
+    static func formatProblems(_ rig: Rig, follow: VirtualCameraFollow = .viewed, subject: String = "the virtual camera") -> [String] {
+        let plan = VirtualCameraPlan(rig: rig, follow: follow)
         guard !plan.pool.isEmpty else { return [] }
         guard let mode = plan.format else {
             let offers = plan.pool.map { index in
                 let camera = rig.cameras[index]
                 return "\(camera.id): \(camera.modes.map(\.description).joined(separator: ", "))"
             }
-            return ["the virtual camera's pool (\(plan.pool.map { rig.cameras[$0].id }.joined(separator: ", "))) shares no format (same pixel format and size): its readiness would stay interrupted (noCommonFormat). Give every pool camera one common format, or set \"cameraMode\": \"individual\". They offer:\n  " + offers.joined(separator: "\n  ")]
+            return ["\(subject)'s pool (\(plan.pool.map { rig.cameras[$0].id }.joined(separator: ", "))) shares no format (same pixel format and size): its readiness would stay interrupted (noCommonFormat). Give every pool camera one common format, or set \"cameraMode\": \"individual\". They offer:\n  " + offers.joined(separator: "\n  ")]
         }
         guard let format = PixelFormat(rawValue: mode.pixelFormat), format.accepts(width: mode.width, height: mode.height) else {
-            return ["the virtual camera's format would be \(mode), which the producer cannot write (NV12 or YUYV, even width and height): its readiness would stay interrupted (unsupportedFormat)"]
+            return ["\(subject)'s format would be \(mode), which the producer cannot write (NV12 or YUYV, even width and height): its readiness would stay interrupted (unsupportedFormat)"]
         }
         return []
     }

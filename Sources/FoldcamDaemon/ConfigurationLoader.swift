@@ -52,6 +52,15 @@ public struct LoadedConfiguration: Sendable {
             if readPath != nil { notes.append("rig: \(rig) (--rig overrides the configuration's)") }
         }
         let rig = try RigLoader.load(config.rig)
+        // A virtual camera follows "viewed" or a display of this rig (the rig may be swapped
+        // by --rig or a reload: checked against the one loaded).
+        if config.cameraMode == .virtual {
+            do {
+                _ = try VirtualCameraSpec.resolve(config.virtualCameras, rig: rig)
+            } catch {
+                throw RigLoader.LoadError(description: "config file \(readPath ?? path) does not fit rig \(rig.id):\n" + error.errors.map { "  \($0)" }.joined(separator: "\n"))
+            }
+        }
         return LoadedConfiguration(config: config, rig: rig, configPath: readPath, notes: notes, warnings: warnings)
     }
 

@@ -6,24 +6,25 @@ import FoldcamPlatform
 /// published values, changes become input events, snapshots go to their worker.
 extension Daemon: RequestHandling {
     func clientLeft(sessionID: Int) {
-        snapshots?.clientLeft(sessionID: sessionID)
+        for camera in cameras { camera.snapshots?.clientLeft(sessionID: sessionID) }
         releasePins(of: sessionID)
     }
 
     func abandonPendingRequests() -> [(sessionID: Int, requestID: JSONValue)] {
-        snapshots?.abandonAll() ?? []
+        cameras.flatMap { $0.snapshots?.abandonAll() ?? [] }
     }
 
     /// Handles a request the server has authorized (see `Method.access`).
     func handle(_ method: Method, _ request: WireProtocol.Request, from session: ClientSession) -> Result<Answer, WireProtocol.Failure>? {
         let params = Params(request: request)
         if method == .snapshot {
-            // Drawn frames only in simulation: on hardware a snapshot is a frame a camera gave.
-            guard let snapshots, simulates || snapshots.producer != nil else {
-                return .failure(WireProtocol.Failure(id: request.id, code: .unavailable, message: "snapshots need the virtual camera, which is not running (no v4l2loopback device, or individual camera mode; see the daemon's journal)"))
-            }
             do {
-                try snapshots.start(request, params: params, sessionID: session.id, rig: rig, plan: engine.plan, now: MonotonicClock.nanoseconds)
+                let camera = try snapshotCamera(params)
+                // Drawn frames only in simulation: on hardware a snapshot is a frame a camera gave.
+                guard let camera, let snapshots = camera.snapshots, simulates || snapshots.producer != nil else {
+                    return .failure(WireProtocol.Failure(id: request.id, code: .unavailable, message: "snapshots need the virtual camera, which is not running (no v4l2loopback device, or individual camera mode; see the daemon's journal)"))
+                }
+                try snapshots.start(request, params: params, sessionID: session.id, rig: rig, plan: camera.plan, now: MonotonicClock.nanoseconds)
                 return nil
             } catch {
                 return .failure(error)
@@ -41,6 +42,15 @@ extension Daemon: RequestHandling {
         }
     }
 
+    /// The camera a snapshot is of: `params.camera` (or `virtualCamera`), else the default one.
+    private func snapshotCamera(_ params: Params) throws(WireProtocol.Failure) -> VirtualCameraSlot? {
+        let key = params.has("camera") ? "camera" : "virtualCamera"
+        guard let id = try params.optionalString(key) else { return cameras.first }
+        if let camera = camera(id: id) { return camera }
+        let ids = cameras.map(\.id)
+        throw params.failure("params.\(key): no virtual camera \(ClientText.quoted(id))\(NearestName.hint(for: id, among: ids)) (virtual cameras: \(ids.joined(separator: ", ")))")
+    }
+
     private func route(_ method: Method, _ request: WireProtocol.Request, _ params: Params) throws(WireProtocol.Failure) -> Answer {
         switch method {
         case .hello:
@@ -56,7 +66,9 @@ extension Daemon: RequestHandling {
         case .state:
             guard case var .object(members) = StateEncoder.encode(engine.state, rig: rig, plan: engine.plan) else { return .value(.null) }
             members.insert(("rig", .string(rig.id)), at: 0)
-            members.append(("readiness", readiness.json))
+            // Each configured virtual camera's decision, as the virtualCamera topic has it.
+            if let index = members.firstIndex(where: { $0.0 == "virtualCamera" }) { members[index].1 = currentValue(of: .virtualCamera) }
+            members.append(("readiness", currentValue(of: .readiness)))
             members.append(("pins", pinsJSON))
             members.append(("seq", .int(seq)))
             return .value(.object(members))

@@ -17,10 +17,17 @@ final class Daemon {
     let log: Log
     let metrics: DaemonMetrics
     weak var server: ControlServer?
-    /// Snapshots of what the virtual camera shows (nil when it does not run).
-    var snapshots: SnapshotService? {
-        didSet { recordShowing() }
+    /// The virtual cameras, the default one first (VirtualCameraSlot.swift; set by the runner
+    /// from the configuration: in individual mode the default one only, which no producer feeds).
+    var cameras: [VirtualCameraSlot] = [] {
+        didSet {
+            recordShowing()
+            // Set once at start, before any client: the values gain their ids without an event.
+            for topic in [Topic.virtualCamera, .readiness] { published[topic] = EncodedJSON(currentValue(of: topic)) }
+        }
     }
+    /// The default virtual camera's snapshots (`snapshot` without a camera).
+    var snapshots: SnapshotService? { cameras.first?.snapshots }
     /// Called after every applied input that changed something (the simulator prints these).
     var onChange: ((FoldState, StateChange) -> Void)?
     /// The metrics text (`metrics` method; set by the runner, which sees every part).
@@ -52,26 +59,20 @@ final class Daemon {
     var rig: Rig { engine.rig }
     var simulates: Bool { mode == .simulate }
     var currentSeq: Int { seq }
+    /// The default virtual camera's readiness (the `readiness` topic's top level).
+    var readiness: Readiness { readiness(of: cameras.first) }
+
     /// The running producer's view when there is one. Without one, on hardware in virtual mode
     /// no frame can reach a reader: interrupted, with what to fix. Otherwise (simulation,
     /// individual mode) what the decision alone implies.
-    var readiness: Readiness {
+    func readiness(of camera: VirtualCameraSlot?) -> Readiness {
         if stopping { return .stopped }
-        if let virtualCamera { return virtualCamera.readiness }
-        if virtualCameraRebuilding { return .switching }
-        if let virtualCameraProblem { return .interrupted(virtualCameraProblem) }
-        return Readiness.derived(from: engine.state)
+        guard let camera else { return Readiness.derived(from: engine.state) }
+        return camera.readiness(engine)
     }
-    /// Why the virtual camera's producer did not start (hardware mode, virtual camera mode):
-    /// set by `VirtualCameraSetup`.
-    var virtualCameraProblem: Readiness.Reason? {
-        didSet { publish(candidates: [.readiness]) }
-    }
-    /// A reload is replacing the virtual camera's producer (`CameraService`): frames resume
-    /// once the new one starts.
-    var virtualCameraRebuilding = false {
-        didSet { publish(candidates: [.readiness]) }
-    }
+
+    /// A virtual camera by id; nil when no configured one has it.
+    func camera(id: String) -> VirtualCameraSlot? { cameras.first { $0.id == id } }
     private var stopping = false
 
     /// The daemon is shutting down: subscribers learn that no capture can start any more.
@@ -79,9 +80,12 @@ final class Daemon {
         stopping = true
         publish(candidates: [.readiness])
     }
-    /// The virtual camera producer's controller, when the producer runs.
-    var virtualCamera: VirtualCameraController? {
-        didSet { virtualCamera?.update(engine: engine) }
+    /// A camera's producer started or stopped (`CameraService`): its controller takes the
+    /// current decision, and readiness is published.
+    func attach(_ controller: VirtualCameraController?, to camera: VirtualCameraSlot) {
+        camera.controller = controller
+        controller?.update(engine: engine)
+        publish(candidates: [.readiness])
     }
 
     /// Individual mode's sensor flips (nil in virtual mode).
@@ -94,9 +98,26 @@ final class Daemon {
     }
 
     func currentValue(of topic: Topic) -> JSONValue {
+        if topic == .virtualCamera || topic == .readiness, !cameras.isEmpty { return camerasValue(topic) }
         let value = TopicValues.value(topic, state: engine.state, rig: rig, plan: engine.plan, devices: descriptors, readiness: readiness)
         guard topic == .devices, let individual else { return value }
         return Self.annotate(value, flipped: individual.flipped)
+    }
+
+    /// With one virtual camera, its value as it always was. With several: the default camera's
+    /// value plus its `id`, and `cameras`, each one's value with its id (docs/protocol.md,
+    /// "Several virtual cameras"). One value per topic keeps a slow client's coalescing
+    /// (latest per topic) from dropping a camera's change.
+    func camerasValue(_ topic: Topic) -> JSONValue {
+        func value(_ camera: VirtualCameraSlot, id: Bool) -> [(String, JSONValue)] {
+            let base = topic == .virtualCamera
+                ? StateEncoder.virtualCamera(camera.source(engine), rig: rig, plan: camera.plan)
+                : readiness(of: camera).json
+            guard case let .object(members) = base else { return [] }
+            return id ? members + [("id", .string(camera.id))] : members
+        }
+        guard cameras.count > 1 else { return .object(value(cameras[0], id: false)) }
+        return .object(value(cameras[0], id: true) + [("cameras", .array(cameras.map { .object(value($0, id: true)) }))])
     }
 
     /// Adds `sensorFlipped` to each camera in the devices value (individual mode): frames from
@@ -118,16 +139,19 @@ final class Daemon {
         guard !update.change.isEmpty else { return }
         if update.change.virtualCameraSource { metrics.switched(DaemonMetrics.cause(of: event)) }
         recordShowing()
-        virtualCamera?.update(engine: engine)
+        for camera in cameras { camera.controller?.update(engine: engine) }
         individual?.update(state: engine.state, rig: rig, descriptors: descriptors)
-        publish(candidates: Self.topics(for: update.change))
+        publish(candidates: Self.topics(for: update.change, cameras: cameras.count))
         onChange?(update.state, update.change)
     }
 
-    /// Tells the snapshot history what the virtual camera shows now.
+    /// Tells each camera's snapshot history what it shows now.
     private func recordShowing() {
-        let source = engine.state.virtualCamera.source
-        snapshots?.record(camera: source, rotation: source.map { engine.state.cameras[$0].captureRotation } ?? 0, at: MonotonicClock.nanoseconds)
+        let now = MonotonicClock.nanoseconds
+        for camera in cameras {
+            let source = camera.source(engine).source
+            camera.snapshots?.record(camera: source, rotation: source.map { engine.state.cameras[$0].captureRotation } ?? 0, at: now)
+        }
     }
 
     /// Replaces the cameras present (hardware mode: the device layer's inventory after every
@@ -135,18 +159,19 @@ final class Daemon {
     func replaceDescriptors(_ newDescriptors: [CameraDescriptor]) {
         descriptors = newDescriptors
         individual?.update(state: engine.state, rig: rig, descriptors: descriptors)
-        virtualCamera?.devicesChanged()
+        for camera in cameras { camera.controller?.devicesChanged() }
         publish(candidates: [.devices])
     }
 
     /// Topics a change may affect; each is compared with what was last sent before publishing.
-    static func topics(for change: StateChange) -> [Topic] {
+    static func topics(for change: StateChange, cameras: Int = 1) -> [Topic] {
         var topics: [Topic] = []
         // Direction maps carry each camera's captureRotation and availability too.
         if !change.displays.isEmpty || change.viewedDisplay || !change.cameras.isEmpty { topics.append(.directions) }
         if change.hinges || change.posture || change.viewedDisplay { topics.append(.posture) }
         if !change.cameras.isEmpty { topics.append(.devices) }
-        if change.virtualCameraSource { topics.append(.virtualCamera) }
+        // A camera bound to a display changes with that display, whatever the viewed one does.
+        if change.virtualCameraSource || (cameras > 1 && (!change.displays.isEmpty || !change.cameras.isEmpty)) { topics.append(.virtualCamera) }
         if change.virtualCameraSource || !change.cameras.isEmpty || !change.displays.isEmpty { topics.append(.readiness) }
         return topics
     }
@@ -163,7 +188,7 @@ final class Daemon {
     }
 
     /// Replaces the rig (SIGHUP reload), carrying over pinning and screen rotations by id.
-    func replaceRig(_ newRig: Rig, plan: VirtualCameraPlan) {
+    func replaceRig(_ newRig: Rig, plan: VirtualCameraPlan, cameraPlans: [String: VirtualCameraPlan] = [:]) {
         let old = engine
         engine = FoldEngine(rig: newRig, plan: plan)
         descriptors = mode == .simulate ? CameraDescriptor.simulated(newRig) : []
@@ -196,8 +221,11 @@ final class Daemon {
         if old.state.virtualCamera.source.map({ old.rig.cameras[$0].id }) != engine.state.virtualCamera.source.map({ newRig.cameras[$0].id }) {
             metrics.switched(.reload)
         }
+        for camera in cameras {
+            camera.replacePlan(cameraPlans[camera.id] ?? VirtualCameraPlan(rig: newRig, follow: camera.spec.follow(in: newRig) ?? .viewed))
+        }
         recordShowing()
-        virtualCamera?.update(engine: engine)
+        for camera in cameras { camera.controller?.update(engine: engine) }
         publish(candidates: Topic.allCases)
         onChange?(engine.state, StateChange(from: old.state, to: engine.state))
     }

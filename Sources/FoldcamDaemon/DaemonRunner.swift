@@ -83,7 +83,12 @@ public final class DaemonRunner {
         daemon.stateStore = stateStore()
         daemon.restoreState()
         services.add(daemon)
-        daemon.snapshots = try startSnapshots(loop: loop, server: server)
+        // Individual mode feeds no loopback: its one camera only answers `snapshot` in simulation.
+        let specs = config.cameraMode == .virtual ? config.virtualCameras : [VirtualCameraSpec(id: VirtualCameraSpec.defaultID, loopbackLabel: config.loopbackLabel)]
+        let follows = (try? VirtualCameraSpec.resolve(specs, rig: rig)) ?? specs.map { _ in .viewed }
+        daemon.cameras = try zip(specs, follows).map { spec, follow in
+            VirtualCameraSlot(spec: spec, plan: VirtualCameraPlan(rig: rig, follow: follow), snapshots: try startSnapshots(loop: loop, server: server))
+        }
         if options.printDecisions { printDecisions(of: daemon) }
         services.add(try startSweep(loop: loop, daemon: daemon, rig: rig))
 
@@ -92,8 +97,12 @@ public final class DaemonRunner {
             let inputs = try HardwareInputs(daemon: daemon, loop: loop, config: config, log: log)
             services.add(inputs)
         }
-        let cameras = try CameraService(daemon: daemon, server: server, loop: loop, config: config, explicitNode: options.loopback, log: log)
-        services.add(cameras)
+        // One camera service per virtual camera, the default one first.
+        let cameraServices = try daemon.cameras.map { camera in
+            try CameraService(daemon: daemon, camera: camera, server: server, loop: loop, config: config, explicitNode: options.loopback, log: log)
+        }
+        for service in cameraServices { services.add(service) }
+        let cameras = cameraServices[0]
 
         let report = { [unowned daemon, unowned server, unowned cameras] (lastWrite: Double?) in
             MetricsReport.text(.init(daemon: daemon, clients: server.clientCount, metrics: metrics, producer: cameras.producerStatistics, startTime: startTime, lastWriteSeconds: lastWrite))
@@ -255,11 +264,14 @@ public final class DaemonRunner {
     /// Descriptors the daemon needs besides its clients: devices, the loopback, epoll, timers,
     /// mailboxes, the journal.
     static let descriptorsBesidesClients: UInt64 = 64
+    static let descriptorsPerExtraCamera: UInt64 = 16
 
     /// Every client is a file descriptor: raise the soft RLIMIT_NOFILE to what `maxClients`
     /// needs, or refuse the configuration when the hard limit is below it.
     static func ensureDescriptors(for config: DaemonConfig, log: Log) throws {
-        let needed = UInt64(config.maxClients) + descriptorsBesidesClients
+        // Each further virtual camera: its loopback, up to two cameras (one pre-warming), its
+        // reader watch, timers and mailboxes.
+        let needed = UInt64(config.maxClients) + descriptorsBesidesClients + descriptorsPerExtraCamera * UInt64(config.virtualCameras.count - 1)
         let limits = try OpenFileLimit.raiseSoftLimit(to: needed)
         guard limits.soft >= needed else {
             throw RigLoader.LoadError(description: "maxClients \(config.maxClients) needs \(needed) file descriptors, but the limit is \(limits.soft) (hard limit \(limits.hard)); lower maxClients to at most \(limits.hard > descriptorsBesidesClients ? limits.hard - descriptorsBesidesClients : 0) or raise LimitNOFILE= in the service")

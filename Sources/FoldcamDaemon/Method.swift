@@ -44,7 +44,7 @@ enum Method: String, CaseIterable {
         case .pinView: return ["display", "persist"]
         case .unpinView: return ["persist"]
         case .subscribe, .unsubscribe: return ["topics"]
-        case .snapshot: return ["at"]
+        case .snapshot: return ["at", "camera", "virtualCamera"]
         case .setScreenRotation: return ["display", "rotation"]
         case .simulateHinge: return ["hinge", "angle"]
         case .simulateSwitch: return ["switch", "state"]

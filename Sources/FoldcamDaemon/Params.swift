@@ -14,6 +14,8 @@ struct Params {
         return text
     }
 
+    func has(_ key: String) -> Bool { request.params[key] != nil }
+
     func optionalString(_ key: String) throws(WireProtocol.Failure) -> String? {
         guard let value = request.params[key], value != .null else { return nil }
         guard let text = value.stringValue else { throw failure("params.\(key): expected a string, found \(value.kindDescription)") }

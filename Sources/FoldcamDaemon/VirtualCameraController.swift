@@ -38,12 +38,28 @@ final class VirtualCameraController {
     private var engine: FoldEngine?
     /// Told when `demand.deadline` changes (the owner arms a timer for `advanceDemand`).
     var onDemandDeadline: ((UInt64?) -> Void)?
+    /// Told when a camera could not be opened because it is busy: another program, or another
+    /// virtual camera of this daemon, streams it. The owner calls `devicesChanged` a little
+    /// later, so the camera is taken once it is let go (nothing else would say so: the device
+    /// layer's probe opens succeed while a stream runs).
+    var onBusy: (() -> Void)?
+    /// Cameras found busy and not delivered since: their retries are logged at debug only.
+    private var stillBusy: Set<String> = []
     /// Unregisters what the event loop watches for this controller (its reader count and its
     /// grace timer); called when the camera side is torn down (a reload rebuilds it).
     var detachFromLoop: (() -> Void)?
 
-    init(producer: VirtualCameraProducer, log: Log, sourceOf: @escaping (String) -> VirtualCameraProducer.Source?) {
+    /// What this camera decides with: its pool and the display it follows (a reload may
+    /// replace it).
+    var plan: VirtualCameraPlan
+    /// How the journal names this camera: "virtual camera", or "virtual camera ID" when the
+    /// configuration lists several.
+    let label: String
+
+    init(producer: VirtualCameraProducer, plan: VirtualCameraPlan, label: String = "virtual camera", log: Log, sourceOf: @escaping (String) -> VirtualCameraProducer.Source?) {
         self.producer = producer
+        self.plan = plan
+        self.label = label
         self.log = log
         self.sourceOf = sourceOf
     }
@@ -53,13 +69,17 @@ final class VirtualCameraController {
 
     /// Ready only while a camera's frames reach the loopback (docs/virtual-camera.md, "Readiness");
     /// idle while nobody reads it.
-    var readiness: Readiness { outputBroken ? .interrupted(.outputFailed) : demand.running ? switcher.readiness : .idle }
+    var readiness: Readiness { outputBroken ? .interrupted(.outputFailed) : demand.running ? (readinessBeforeRetry ?? switcher.readiness) : .idle }
+    /// While a busy camera is tried again (`retryBusy`): the readiness from before, so a camera
+    /// another virtual camera holds does not turn readiness to `switching` and back every try.
+    private var readinessBeforeRetry: Readiness?
     var feeding: String? { switcher.feeding }
 
     /// A new decision: the candidates, best first, and the capture rotation of each camera.
     func update(engine: FoldEngine) {
         self.engine = engine
         let before = readiness
+        readinessBeforeRetry = nil
         guard demand.running else {
             // Idle: every camera closed, the loopback keeps its idle frame.
             perform(switcher.prewarm(nil))
@@ -67,11 +87,11 @@ final class VirtualCameraController {
             if readiness != before { onReadinessChange?() }
             return
         }
-        let state = engine.state, rig = engine.rig, plan = engine.plan
+        let state = engine.state, rig = engine.rig
         let candidates = plan.candidates(rig: rig, state: state.displays, viewedDisplay: state.viewedDisplay).map { rig.cameras[$0].id }
         rotations = Dictionary(uniqueKeysWithValues: rig.cameras.indices.map { (rig.cameras[$0].id, state.cameras[$0].captureRotation) })
         let reason: Readiness.Reason
-        switch Readiness.derived(from: state) {
+        switch Readiness.derived(from: state, source: plan.source(rig: rig, state: state.displays, viewedDisplay: state.viewedDisplay), display: plan.follow.display(viewed: state.viewedDisplay)) {
         case let .interrupted(derived): reason = derived
         default: reason = .noForwardCamera
         }
@@ -98,7 +118,7 @@ final class VirtualCameraController {
             idleShown = true
             producer.send(.idle)
         }
-        if count != before { log.info("virtual camera: \(count) reader\(count == 1 ? "" : "s")\(demand.running ? "" : count > 0 ? " (waiting for the opener to stay)" : "")") }
+        if count != before { log.info("\(label): \(count) reader\(count == 1 ? "" : "s")\(demand.running ? "" : count > 0 ? " (waiting for the opener to stay)" : "")") }
     }
 
     /// A snapshot needs a frame while nobody reads (the camera starts for it).
@@ -134,9 +154,9 @@ final class VirtualCameraController {
         switch change {
         case .start:
             idleShown = false
-            log.info("virtual camera: starting the camera (\(demand.readers > 0 ? "a reader is watching" : "a snapshot needs a frame"))")
+            log.info("\(label): starting the camera (\(demand.readers > 0 ? "a reader is watching" : "a snapshot needs a frame"))")
         case .stop:
-            log.info("virtual camera: nobody is watching; the camera is off")
+            log.info("\(label): nobody is watching; the camera is off")
             // Back to noSource; the switch timing starts afresh with the next reader.
             wanted = nil
             idleShown = true
@@ -159,7 +179,7 @@ final class VirtualCameraController {
             // The engine is a value: probing a copy leaves the real decisions untouched.
             var probe = engine
             _ = probe.apply(.hingeAngle(hinge: hinge, degrees: ahead))
-            let next = probe.plan.candidates(rig: probe.rig, state: probe.state.displays, viewedDisplay: probe.state.viewedDisplay).first
+            let next = plan.candidates(rig: probe.rig, state: probe.state.displays, viewedDisplay: probe.state.viewedDisplay).first
             if let next, next != engine.rig.cameraIndex(current ?? "") {
                 return engine.rig.cameras[next].id
             }
@@ -172,30 +192,53 @@ final class VirtualCameraController {
     func devicesChanged() {
         guard demand.running else { return }
         let before = readiness
+        readinessBeforeRetry = nil
         perform(switcher.retryFailed())
+        if readiness != before { onReadinessChange?() }
+    }
+
+    /// The busy-retry timer (`onBusy`): tries the failed cameras again, reporting the readiness
+    /// of before until the try delivers a frame or fails.
+    func retryBusy() {
+        guard demand.running, !stillBusy.isEmpty else { return devicesChanged() }
+        let before = readiness
+        let actions = switcher.retryFailed()
+        // Held only while an open is under way: its first frame or failure clears it.
+        if actions.contains(where: { if case .open = $0 { true } else { false } }) { readinessBeforeRetry = before }
+        perform(actions)
         if readiness != before { onReadinessChange?() }
     }
 
     func handle(_ event: VirtualCameraProducer.Event) {
         let before = readiness
+        // The try a retry started has come out: readiness says what is true again.
+        if case .firstFrame = event { readinessBeforeRetry = nil }
+        if case .failed = event { readinessBeforeRetry = nil }
         switch event {
         case let .firstFrame(camera):
             timing.firstFrame(camera, at: MonotonicClock.nanoseconds)
+            stillBusy.remove(camera)
             perform(switcher.firstFrame(from: camera))
         case let .failed(camera, reason, message):
-            log.warning("virtual camera: \(camera) failed (\(reason.rawValue)): \(message)")
+            if reason == .busy && stillBusy.contains(camera) {
+                log.debug("\(label): \(camera) is still busy: \(message)")
+            } else {
+                log.warning("\(label): \(camera) failed (\(reason.rawValue)): \(message)\(reason == .busy ? "; trying again every \(VirtualCameraSetup.busyRetryInterval)" : "")")
+            }
+            if reason == .busy { stillBusy.insert(camera) }
             metrics?.cameraOpenFailed(camera)
             perform(switcher.failed(camera, reason: reason))
+            if reason == .busy { onBusy?() }
         case let .outputFailed(message):
-            log.error("virtual camera output: \(message); readiness stays interrupted (outputFailed) until the daemon is restarted")
+            log.error("\(label) output: \(message); readiness stays interrupted (outputFailed) until the daemon is restarted")
             outputBroken = true
         case let .degraded(message):
-            log.warning("virtual camera: \(message)")
+            log.warning("\(label): \(message)")
         case let .forwarding(camera, path):
             // Which path runs and why (docs/virtual-camera.md, "Frames are not copied").
-            log.info("virtual camera: \(camera.map { "\($0) forwarding" } ?? "loopback output forwarding"): \(path)")
+            log.info("\(label): \(camera.map { "\($0) forwarding" } ?? "loopback output forwarding"): \(path)")
         case let .firstZeroCopyFrame(camera):
-            log.info("virtual camera: \(camera)'s frames reach the loopback with no copy (queued in the buffer the camera captured into)")
+            log.info("\(label): \(camera)'s frames reach the loopback with no copy (queued in the buffer the camera captured into)")
         case .outputReady:
             onOutputReady?()
         case .stopped:
@@ -208,13 +251,14 @@ final class VirtualCameraController {
         for action in actions {
             switch action {
             case let .open(camera):
-                log.debug("virtual camera: opening \(camera)\(camera == switcher.warming ? " ahead of a likely switch (pre-warm)" : "")")
+                log.debug("\(label): opening \(camera)\(camera == switcher.warming ? " ahead of a likely switch (pre-warm)" : "")")
                 timing.opened(camera, at: MonotonicClock.nanoseconds)
                 metrics?.cameraOpened(camera)
                 if let source = sourceOf(camera) {
                     producer.send(.open(camera: camera, source: source))
                 } else {
                     // No device for it right now: same as a failed open; try the next.
+                    readinessBeforeRetry = nil
                     metrics?.cameraOpenFailed(camera)
                     perform(switcher.failed(camera, reason: .unplugged))
                 }
@@ -225,12 +269,12 @@ final class VirtualCameraController {
                 producer.send(.feed(camera: camera, rotation: rotations[camera] ?? 0))
                 let report = timing.fed(camera, at: MonotonicClock.nanoseconds)
                 if let report { metrics?.switchFed(afterSeconds: Double(report.decisionToFeed) / 1e9) }
-                log.info("virtual camera now shows \(camera)\(report.map(Self.describe) ?? "")")
+                log.info("\(label) now shows \(camera)\(report.map(Self.describe) ?? "")")
             case .feedUnavailable where !demand.running:
                 producer.send(.idle)
             case .feedUnavailable:
                 producer.send(.feedUnavailable)
-                log.notice("virtual camera: no camera available; showing the 'camera unavailable' frame")
+                log.notice("\(label): no camera available; showing the 'camera unavailable' frame")
             }
         }
     }

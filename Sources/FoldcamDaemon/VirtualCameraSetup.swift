@@ -10,35 +10,42 @@ import FoldcamVideo
 /// daemon still decides and serves (and simulate-mode snapshots are drawn on demand); on
 /// hardware its readiness then says what to fix (`Daemon.virtualCameraProblem`).
 enum VirtualCameraSetup {
-    static func start(daemon: Daemon, loop: EventLoop, snapshots: SnapshotService, config: DaemonConfig, explicitNode: String?, log: Log) throws -> (VirtualCameraProducer, VirtualCameraController)? {
-        guard let mode = daemon.engine.plan.format else {
-            if daemon.engine.plan.pool.isEmpty {
-                log.notice("virtual camera: rig \(daemon.rig.id) has no camera in its pool; no producer")
+    /// `label`: how the journal names the camera ("virtual camera", or with its id when the
+    /// configuration lists several). `explicitNode` (--loopback) is the default camera's only.
+    static func start(daemon: Daemon, camera slot: VirtualCameraSlot, label: String, loop: EventLoop, config: DaemonConfig, explicitNode: String?, log: Log) throws -> (VirtualCameraProducer, VirtualCameraController)? {
+        let plan = slot.plan, spec = slot.spec
+        func problem(_ reason: Readiness.Reason) {
+            slot.problem = reason
+            daemon.publish(candidates: [.readiness])
+        }
+        guard let mode = plan.format else {
+            if plan.pool.isEmpty {
+                log.notice("\(label): rig \(daemon.rig.id) has no camera in its pool; no producer")
                 return nil
             }
-            log.error("virtual camera: the pool's cameras (\(daemon.engine.plan.pool.map { daemon.rig.cameras[$0].id }.joined(separator: ", "))) share no mode; the producer cannot start (give them a common format in the rig; foldcamd --check-config shows each camera's)")
-            daemon.virtualCameraProblem = .noCommonFormat
+            log.error("\(label): the pool's cameras (\(plan.pool.map { daemon.rig.cameras[$0].id }.joined(separator: ", "))) share no mode; the producer cannot start (give them a common format in the rig; foldcamd --check-config shows each camera's)")
+            problem(.noCommonFormat)
             return nil
         }
         guard let format = PixelFormat(rawValue: mode.pixelFormat), format.accepts(width: mode.width, height: mode.height) else {
-            log.error("virtual camera: format \(mode) is not one the producer handles (NV12, YUYV)")
-            daemon.virtualCameraProblem = .unsupportedFormat
+            log.error("\(label): format \(mode) is not one the producer handles (NV12, YUYV)")
+            problem(.unsupportedFormat)
             return nil
         }
-        let node = explicitNode ?? config.loopbackDevice ?? LoopbackLocator.find(label: config.loopbackLabel)
+        let node = explicitNode ?? spec.loopbackDevice ?? LoopbackLocator.find(label: spec.loopbackLabel)
         guard let node else {
-            let fix = "load v4l2loopback with card_label=\"\(config.loopbackLabel)\" to enable it"
+            let fix = "load v4l2loopback with card_label=\"\(spec.loopbackLabel)\" to enable it"
             if daemon.mode == .hardware {
-                log.warning("virtual camera: no v4l2loopback device labelled \"\(config.loopbackLabel)\"; readiness stays interrupted (noLoopback): \(fix), then restart foldcamd")
-                daemon.virtualCameraProblem = .noLoopback
+                log.warning("\(label): no v4l2loopback device labelled \"\(spec.loopbackLabel)\"; readiness stays interrupted (noLoopback): \(fix), then restart foldcamd")
+                problem(.noLoopback)
             } else {
-                log.info("virtual camera: no v4l2loopback device labelled \"\(config.loopbackLabel)\"; deciding without a producer (\(fix))")
+                log.info("\(label): no v4l2loopback device labelled \"\(spec.loopbackLabel)\"; deciding without a producer (\(fix))")
             }
             return nil
         }
         let producer = try VirtualCameraProducer(configuration: .init(
             outputNode: node, format: format, width: mode.width, height: mode.height, fps: mode.fps, mirror: daemon.rig.virtualCamera.mirror, forwarding: config.virtualCameraForwarding))
-        let controller = VirtualCameraController(producer: producer, log: log) { [unowned daemon] camera in
+        let controller = VirtualCameraController(producer: producer, plan: plan, label: label, log: log) { [unowned daemon] camera in
             guard let index = daemon.rig.cameraIndex(camera) else { return nil }
             if daemon.mode == .simulate {
                 return .synthetic(index: index, sensorRotation: daemon.rig.cameras[index].sensorRotation)
@@ -47,21 +54,25 @@ enum VirtualCameraSetup {
         }
         controller.onReadinessChange = { [unowned daemon] in daemon.publish(candidates: [.readiness]) }
         controller.metrics = daemon.metrics
-        try watchReaders(controller: controller, node: node, loop: loop, config: config, log: log)
+        try watchReaders(controller: controller, label: label, node: node, loop: loop, config: config, log: log)
         try loop.register(producer.events.descriptor) { [unowned controller] _ in
             for event in producer.events.drain() { controller.handle(event) }
         }
         producer.start()
-        snapshots.producer = producer
-        snapshots.camera = controller
-        daemon.virtualCamera = controller
-        log.info("virtual camera: feeding \(node) with \(mode)")
+        slot.snapshots?.producer = producer
+        slot.snapshots?.camera = controller
+        daemon.attach(controller, to: slot)
+        log.info("\(label): feeding \(node) with \(mode)")
         return (producer, controller)
     }
 
+    /// How long after a busy camera failed to open it is tried again (the device layer probes
+    /// busy cameras as often).
+    static let busyRetryInterval = Duration.seconds(2)
+
     /// Counts the loopback's readers once the producer has it open (its own opens then lie
     /// behind the count), and runs the camera's grace period on a timer.
-    private static func watchReaders(controller: VirtualCameraController, node: String, loop: EventLoop, config: DaemonConfig, log: Log) throws {
+    private static func watchReaders(controller: VirtualCameraController, label: String, node: String, loop: EventLoop, config: DaemonConfig, log: Log) throws {
         let grace = UInt64(config.cameraIdleGraceMilliseconds) * 1_000_000
         controller.configureDemand(grace: grace, settle: 0)
         let timer = try Timer()
@@ -69,12 +80,21 @@ enum VirtualCameraSetup {
             _ = timer.acknowledge()
             controller.advanceDemand()
         }
+        // A busy camera is tried again after a while (two virtual cameras wanting one camera:
+        // the second gets it once the first lets go; docs/virtual-camera.md).
+        let busyRetry = try Timer()
+        try loop.register(busyRetry.descriptor) { [unowned controller] _ in
+            _ = busyRetry.acknowledge()
+            controller.retryBusy()
+        }
+        controller.onBusy = { try? busyRetry.schedule(after: busyRetryInterval) }
         // What the loop watches for this controller, let go when the camera side is torn down.
-        var watched: [FileDescriptor] = [timer.descriptor]
+        var watched: [FileDescriptor] = [timer.descriptor, busyRetry.descriptor]
         controller.detachFromLoop = { [unowned loop] in
             for descriptor in watched { loop.unregister(descriptor) }
             watched.removeAll()
             timer.cancel()
+            busyRetry.cancel()
         }
         controller.onDemandDeadline = { deadline in
             guard let deadline else { return timer.cancel() }
@@ -87,20 +107,20 @@ enum VirtualCameraSetup {
                 readers = try LoopbackReaders(node: node, ownDescriptors: 1)
             } catch {
                 // Without a count the camera would never start: run it as if watched.
-                log.error("virtual camera: cannot tell when \(node) is read (\(error)); the camera runs all the time")
+                log.error("\(label): cannot tell when \(node) is read (\(error)); the camera runs all the time")
                 controller.readersChanged(1)
                 return
             }
             let settle = if case .clientUsageEvent = readers.method { UInt64(0) } else { LoopbackReaders.openerSettle }
             controller.configureDemand(grace: grace, settle: settle)
-            log.info("virtual camera: readers of \(node) detected by \(readers.method); the camera runs only while one reads (stops \(config.cameraIdleGraceMilliseconds) ms after the last leaves)")
+            log.info("\(label): readers of \(node) detected by \(readers.method); the camera runs only while one reads (stops \(config.cameraIdleGraceMilliseconds) ms after the last leaves)")
             do {
                 try loop.register(readers.descriptor, interest: readers.interest) { [unowned controller] _ in
                     controller.readersChanged(readers.update())
                 }
                 watched.append(readers.descriptor)
             } catch {
-                log.error("virtual camera: cannot watch \(node)'s readers (\(error)); the camera runs all the time")
+                log.error("\(label): cannot watch \(node)'s readers (\(error)); the camera runs all the time")
                 controller.readersChanged(1)
                 return
             }

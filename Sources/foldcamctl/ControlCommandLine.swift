@@ -61,6 +61,7 @@ enum ControlCommandLine {
             OptionSpec("--persist", commands: ["pin"], help: "keep the pin after foldcamctl exits and across daemon restarts, until unpin"),
             OptionSpec("--no-wait", commands: ["watch"], help: "fail at once when the daemon is not running instead of waiting for it"),
             OptionSpec("--at", kind: .value("NS"), commands: ["snapshot"], help: "the CLOCK_MONOTONIC time of the frame, in nanoseconds (default now)"),
+            OptionSpec("--camera", kind: .value("ID"), commands: ["snapshot"], help: "the virtual camera ID's frame (default: the first configured)"),
             OptionSpec("--hinge", kind: .repeated("ID=DEG"), commands: ["rig render"], help: "draw hinge ID at DEG degrees (default: each hinge's rest angle)"),
             OptionSpec("-o", kind: .value("FILE"), commands: ["rig render"], requiredBy: ["rig render"],
                        help: "where to write the SVG: a file name ending in \(RigCommand.writableExtensions.joined(separator: " or ")), or - for standard output"),

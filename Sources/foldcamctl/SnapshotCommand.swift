@@ -3,7 +3,7 @@ import FoldcamCore
 import FoldcamIO
 import Foundation
 
-/// `foldcamctl snapshot [--at TIMESTAMP] OUT.png`: the virtual camera's frame nearest a moment
+/// `foldcamctl snapshot [--at TIMESTAMP] [--camera ID] OUT.png`: the virtual camera's frame nearest a moment
 /// (default: now), upright and unmirrored. TIMESTAMP is CLOCK_MONOTONIC nanoseconds, as a
 /// kiosk would record when its shutter button was pressed.
 enum SnapshotCommand {
@@ -15,6 +15,7 @@ enum SnapshotCommand {
             }
             params.append(("at", .int(nanoseconds)))
         }
+        if let camera = arguments.value("--camera") { params.append(("camera", .string(camera))) }
         let output = try arguments.requirePositional("output file (.png)")
         try arguments.finish()
         try OutputName.check(output, option: "", writes: "PNG", extensions: [".png"], allowStandardOutput: false)

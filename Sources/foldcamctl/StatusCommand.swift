@@ -20,8 +20,7 @@ enum StatusCommand {
             "posture         \(state["posture"]?.stringValue ?? "?")",
             "hinges          \(Describe.hinges(state["hinges"]))",
             "viewed display  \(Describe.viewed(state["viewedDisplay"], pinned: state["pinnedDisplay"]))",
-            "virtual camera  \(Describe.virtualCamera(state["virtualCamera"]))",
-            "readiness       \(Describe.readiness(state["readiness"]))",
+        ] + Describe.virtualCameras(state["virtualCamera"], readiness: state["readiness"]) + [
             "",
             Describe.displaysTable(.object([("viewedDisplay", state["viewedDisplay"] ?? .null), ("displays", state["displays"] ?? .null)])),
         ]

@@ -58,6 +58,19 @@ enum Describe {
         return "\(source), \(format(value["format"]))"
     }
 
+    /// The status lines for the virtual cameras: one camera as "virtual camera" and
+    /// "readiness"; several (`cameras` in both values) as one line each, by id.
+    static func virtualCameras(_ value: JSONValue?, readiness ready: JSONValue?) -> [String] {
+        guard case let .array(cameras)? = value?["cameras"], case let .array(states)? = ready?["cameras"] else {
+            return ["virtual camera  \(virtualCamera(value))", "readiness       \(readiness(ready))"]
+        }
+        return cameras.map { camera in
+            let id = camera["id"]?.stringValue ?? "?"
+            let state = states.first { $0["id"] == camera["id"] }
+            return "virtual camera  \(id): \(virtualCamera(camera)); \(readiness(state))"
+        }
+    }
+
     static func readiness(_ value: JSONValue?) -> String {
         guard let state = value?["state"]?.stringValue else { return "?" }
         return value?["reason"]?.stringValue.map { "\(state) (\($0))" } ?? state

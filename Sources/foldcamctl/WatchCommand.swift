@@ -71,8 +71,15 @@ enum WatchCommand {
             }
             return "viewed \(data["viewedDisplay"]?.stringValue ?? "?"); " + parts.joined(separator: "; ")
         case .virtualCamera?:
+            // Several virtual cameras: each one's source, by id.
+            if case let .array(cameras)? = data["cameras"] {
+                return cameras.map { "\($0["id"]?.stringValue ?? "?") source \(Describe.virtualCamera($0))" }.joined(separator: "; ")
+            }
             return "source " + Describe.virtualCamera(data)
         case .readiness?:
+            if case let .array(cameras)? = data["cameras"] {
+                return cameras.map { "\($0["id"]?.stringValue ?? "?") \(Describe.readiness($0))" }.joined(separator: "; ")
+            }
             return Describe.readiness(data)
         case .devices?:
             guard case let .array(cameras)? = data["cameras"] else { return data.compactText }

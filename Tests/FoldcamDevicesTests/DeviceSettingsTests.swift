@@ -9,8 +9,11 @@ import Testing
         #expect(settings.seat == "seat1")
         #expect(settings.loopback == CameraClassifier.Loopback(label: "Kiosk Cam", node: "/dev/video20"))
         #expect(settings.sensorPollMilliseconds == 100)
+        // Every virtual camera's loopback is left out of the inventory.
+        let two = try DaemonConfig.decode(json: #"{"virtualCameras": [{"id": "front", "follows": "front", "loopbackLabel": "foldcam front"}, {"id": "rear", "follows": "rear", "loopbackLabel": "foldcam rear", "loopbackDevice": "/dev/video21"}]}"#)
+        #expect(DeviceSettings(config: two).loopback == CameraClassifier.Loopback(labels: ["foldcam front", "foldcam rear"], nodes: ["/dev/video21"]))
         let defaults = DeviceSettings(config: DaemonConfig())
-        #expect(defaults.seat == "seat0" && defaults.loopback.label == "foldcam" && defaults.loopback.node == nil && defaults.sensorPollMilliseconds == 50)
+        #expect(defaults.seat == "seat0" && defaults.loopback.labels == ["foldcam"] && defaults.loopback.nodes.isEmpty && defaults.sensorPollMilliseconds == 50)
     }
 
     @Test func badDeviceFieldsAreNamed() {

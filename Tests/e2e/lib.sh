@@ -16,6 +16,8 @@ E2E_CAMERAS=(inner-front outer-front back)
 declare -A E2E_CAMERA_COLOUR=([inner-front]=red [outer-front]=green [back]=blue)
 E2E_HINGE="fold"
 E2E_LOOPBACK=/dev/video20
+# The second loopback (guest-init), for a second virtual camera (check 89).
+E2E_LOOPBACK2=/dev/video21
 
 pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1: $2"; }

@@ -22,4 +22,11 @@ func fuzzConfig(_ bytes: [UInt8]) {
     check(!config.seat.isEmpty, "accepted an empty seat")
     check(config.loopbackDevice.map { $0.hasPrefix("/dev/") } ?? true, "loopbackDevice \(config.loopbackDevice ?? "")")
     check((10...1000).contains(config.sensorPollMilliseconds), "sensorPollMilliseconds \(config.sensorPollMilliseconds)")
+    // An accepted list: 1 to 8 cameras, unique ids, each with a loopback, no two the same.
+    let cameras = config.virtualCameras
+    check((1...VirtualCameraSpec.maximumCount).contains(cameras.count), "\(cameras.count) virtual cameras")
+    check(Set(cameras.map(\.id)).count == cameras.count, "duplicate virtual camera ids \(cameras.map(\.id))")
+    check((config.configuredVirtualCameras ?? []).allSatisfy { $0.loopbackDevice.map { $0.hasPrefix("/dev/") } ?? !$0.loopbackLabel.isEmpty }, "a virtual camera without a loopback")
+    let nodes = cameras.compactMap(\.loopbackDevice)
+    check(Set(nodes).count == nodes.count, "two virtual cameras on one loopback \(nodes)")
 }

@@ -3,8 +3,9 @@ import FoldcamCore
 import FoldcamIO
 import FoldcamPlatform
 
-/// The camera side of the daemon: the virtual camera's producer and controller, or individual
-/// mode's sensor flips. It is built from a `Blueprint` (mode, loopback, pool, format, mirror);
+/// The camera side of the daemon for one virtual camera (one per entry of `virtualCameras`):
+/// its producer and controller, or (the default camera's service only) individual mode's
+/// sensor flips. It is built from a `Blueprint` (mode, loopback, pool, format, mirror);
 /// a reload whose blueprint differs rebuilds it: the old producer stops, closing its cameras
 /// and the loopback, before the new one opens them. What cannot be rebuilt under running
 /// readers is refused with what to do instead.
@@ -19,9 +20,9 @@ final class CameraService: DaemonService {
         var format: CameraMode?
         var mirror: Bool
 
-        init(config: DaemonConfig, rig: Rig, plan: VirtualCameraPlan, explicitNode: String?) {
+        init(config: DaemonConfig, spec: VirtualCameraSpec, rig: Rig, plan: VirtualCameraPlan, explicitNode: String?) {
             cameraMode = config.cameraMode
-            loopback = explicitNode ?? config.loopbackDevice ?? "label \"\(config.loopbackLabel)\""
+            loopback = explicitNode ?? spec.loopbackDevice ?? "label \"\(spec.loopbackLabel)\""
             pool = plan.pool.map { rig.cameras[$0].id }
             format = plan.format
             mirror = rig.virtualCamera.mirror
@@ -34,8 +35,14 @@ final class CameraService: DaemonService {
         case virtual(VirtualCameraProducer, VirtualCameraController)
     }
 
-    var serviceName: String { "cameras" }
+    var serviceName: String { label == "virtual camera" ? "cameras" : label }
     private let daemon: Daemon
+    private let camera: VirtualCameraSlot
+    /// The first configured camera's service: it alone takes --loopback, individual mode and
+    /// the frames group (the loopback's group; docs/security.md).
+    private let isDefault: Bool
+    /// How the journal names this camera.
+    private let label: String
     private let server: ControlServer
     private let loop: EventLoop
     private let explicitNode: String?
@@ -48,14 +55,17 @@ final class CameraService: DaemonService {
     private var stopping: [(producer: VirtualCameraProducer, controller: VirtualCameraController)] = []
     private var rebuildWhenStopped = false
 
-    init(daemon: Daemon, server: ControlServer, loop: EventLoop, config: DaemonConfig, explicitNode: String?, log: Log) throws {
+    init(daemon: Daemon, camera: VirtualCameraSlot, server: ControlServer, loop: EventLoop, config: DaemonConfig, explicitNode: String?, log: Log) throws {
         self.daemon = daemon
+        self.camera = camera
+        isDefault = daemon.cameras.first === camera
+        label = daemon.cameras.count > 1 ? "virtual camera \(camera.id)" : "virtual camera"
         self.server = server
         self.loop = loop
-        self.explicitNode = explicitNode
+        self.explicitNode = isDefault ? explicitNode : nil
         self.log = log
         self.config = config
-        blueprint = Blueprint(config: config, rig: daemon.rig, plan: daemon.engine.plan, explicitNode: explicitNode)
+        blueprint = Blueprint(config: config, spec: camera.spec, rig: daemon.rig, plan: camera.plan, explicitNode: self.explicitNode)
         try build()
     }
 
@@ -65,27 +75,43 @@ final class CameraService: DaemonService {
         return nil
     }
 
+    /// This camera's blueprint in a reload (the list of cameras itself cannot change: see
+    /// `checkReload`).
+    private func blueprint(for reload: ReloadWorker.Prepared) -> Blueprint {
+        let spec = reload.config.virtualCameras.first { $0.id == camera.id } ?? camera.spec
+        let plan = reload.cameraPlans[camera.id] ?? VirtualCameraPlan(rig: reload.rig, follow: spec.follow(in: reload.rig) ?? .viewed)
+        return Blueprint(config: reload.config, spec: spec, rig: reload.rig, plan: plan, explicitNode: explicitNode)
+    }
+
     func checkReload(_ reload: ReloadWorker.Prepared) throws {
-        let next = Blueprint(config: reload.config, rig: reload.rig, plan: reload.plan, explicitNode: explicitNode)
+        let next = blueprint(for: reload)
         let restart = "restart foldcamd (systemctl restart foldcamd) to apply it"
+        // One service per camera, built at start: a different list needs a restart.
+        if isDefault, reload.config.cameraMode == .virtual, reload.config.virtualCameras.map(\.id) != daemon.cameras.map(\.id) {
+            throw ReloadWorker.ReloadFailure(description: "the virtual cameras would change from \(daemon.cameras.map(\.id).joined(separator: ", ")) to \(reload.config.virtualCameras.map(\.id).joined(separator: ", ")); \(restart)")
+        }
+        if let spec = reload.config.virtualCameras.first(where: { $0.id == camera.id }), spec.follows != camera.spec.follows {
+            throw ReloadWorker.ReloadFailure(description: "\(label) would follow \(spec.follows) instead of \(camera.spec.follows); \(restart)")
+        }
         if next.cameraMode != blueprint.cameraMode {
             throw ReloadWorker.ReloadFailure(description: "cameraMode would change from \(blueprint.cameraMode.rawValue) to \(next.cameraMode.rawValue); \(restart)")
         }
         // Readers of the loopback hold its format: the same node cannot change it under them.
         if next.cameraMode == .virtual, next.loopback == blueprint.loopback, next.format != blueprint.format, producerStatistics != nil {
             let old = blueprint.format.map { "\($0)" } ?? "none", new = next.format.map { "\($0)" } ?? "none"
-            throw ReloadWorker.ReloadFailure(description: "the virtual camera's format would change from \(old) to \(new) on the same loopback (its readers hold the format); \(restart), or name another loopback")
+            throw ReloadWorker.ReloadFailure(description: "\(label == "virtual camera" ? "the virtual camera" : label)'s format would change from \(old) to \(new) on the same loopback (its readers hold the format); \(restart), or name another loopback")
         }
     }
 
     func applyReload(_ reload: ReloadWorker.Prepared) {
-        let next = Blueprint(config: reload.config, rig: reload.rig, plan: reload.plan, explicitNode: explicitNode)
+        let next = blueprint(for: reload)
         config = reload.config
+        if let spec = reload.config.virtualCameras.first(where: { $0.id == camera.id }) { camera.spec = spec }
         // The grace period and the snapshot settle count apply at once, without a rebuild.
         if case let .virtual(_, controller) = running { controller.demandGrace = UInt64(config.cameraIdleGraceMilliseconds) * 1_000_000 }
-        daemon.snapshots?.settleFrames = config.snapshotSettleFrames
+        camera.snapshots?.settleFrames = config.snapshotSettleFrames
         guard next != blueprint else { return }
-        log.notice("virtual camera: rebuilding for the new configuration (\(Self.differences(blueprint, next)))")
+        log.notice("\(label): rebuilding for the new configuration (\(Self.differences(blueprint, next)))")
         blueprint = next
         tearDown(rebuilding: true)
         if stopping.isEmpty { rebuild() } else { rebuildWhenStopped = true }
@@ -100,6 +126,7 @@ final class CameraService: DaemonService {
 
     private func build() throws {
         if config.cameraMode == .individual {
+            guard isDefault else { return }
             let control = try IndividualCameraControl(log: log)
             try loop.register(control.results.descriptor) { [unowned daemon] _ in
                 for result in control.results.drain() where control.handle(result) { daemon.publish(candidates: [.devices]) }
@@ -109,12 +136,11 @@ final class CameraService: DaemonService {
             log.info("individual camera mode: clients open the cameras; sensors are flipped when a capture needs 180°")
             return
         }
-        guard let snapshots = daemon.snapshots,
-              let (producer, controller) = try VirtualCameraSetup.start(daemon: daemon, loop: loop, snapshots: snapshots, config: config, explicitNode: explicitNode, log: log)
+        guard let (producer, controller) = try VirtualCameraSetup.start(daemon: daemon, camera: camera, label: label, loop: loop, config: config, explicitNode: explicitNode, log: log)
         else { return }
         controller.onStopped = { [unowned self, unowned producer] in self.stopped(producer) }
         running = .virtual(producer, controller)
-        server.authorizer.cameraGroup = producer.configuration.outputNode.flatMap { DaemonRunner.cameraGroup(of: $0) }
+        if isDefault { server.authorizer.cameraGroup = producer.configuration.outputNode.flatMap { DaemonRunner.cameraGroup(of: $0) } }
     }
 
     /// Stops what runs; a producer's cameras and loopback are closed once its `.stopped` arrives.
@@ -128,10 +154,10 @@ final class CameraService: DaemonService {
             daemon.individual = nil
         case let .virtual(producer, controller):
             controller.detachFromLoop?()
-            daemon.virtualCameraRebuilding = rebuilding
-            daemon.virtualCamera = nil
-            daemon.snapshots?.producer = nil
-            server.authorizer.cameraGroup = nil
+            camera.rebuilding = rebuilding
+            daemon.attach(nil, to: camera)
+            camera.snapshots?.producer = nil
+            if isDefault { server.authorizer.cameraGroup = nil }
             stopping.append((producer, controller))
             producer.send(.stop)
         }
@@ -142,7 +168,7 @@ final class CameraService: DaemonService {
     private func stopped(_ producer: VirtualCameraProducer) {
         loop.unregister(producer.events.descriptor)
         stopping.removeAll { $0.producer === producer }
-        log.info("virtual camera: stopped feeding \(producer.configuration.outputNode ?? "no loopback")")
+        log.info("\(label): stopped feeding \(producer.configuration.outputNode ?? "no loopback")")
         if stopping.isEmpty && rebuildWhenStopped {
             rebuildWhenStopped = false
             rebuild()
@@ -150,13 +176,13 @@ final class CameraService: DaemonService {
     }
 
     private func rebuild() {
-        daemon.virtualCameraProblem = nil
+        camera.problem = nil
         do {
             try build()
         } catch {
-            log.error("virtual camera: cannot start for the new configuration: \(error); decisions go on without it")
+            log.error("\(label): cannot start for the new configuration: \(error); decisions go on without it")
         }
-        daemon.virtualCameraRebuilding = false
+        camera.rebuilding = false
         daemon.publish(candidates: [.readiness])
     }
 

@@ -12,6 +12,8 @@ final class ReloadWorker {
         var config: DaemonConfig
         var rig: Rig
         var plan: VirtualCameraPlan
+        /// Each configured virtual camera's plan, by id.
+        var cameraPlans: [String: VirtualCameraPlan] = [:]
         var controlGroup: Authorizer.Group?
         /// `group` names a group that does not exist.
         var missingGroup: String?
@@ -65,6 +67,11 @@ final class ReloadWorker {
         do {
             let (config, rig) = try DaemonRunner.loadConfiguration(options)
             var prepared = Prepared(config: config, rig: rig, plan: VirtualCameraPlan(rig: rig))
+            // Loading checked every follow against this rig: each resolves.
+            let follows = (try? VirtualCameraSpec.resolve(config.virtualCameras, rig: rig)) ?? []
+            for (spec, follow) in zip(config.virtualCameras, follows) {
+                prepared.cameraPlans[spec.id] = VirtualCameraPlan(rig: rig, follow: follow)
+            }
             if let group = config.group {
                 if let id = GroupLookup.id(named: group) {
                     prepared.controlGroup = .init(name: group, id: id)

@@ -37,7 +37,7 @@ extension Daemon: DaemonService {
             stateStore = StateStore(directory: directory, log: log)
             log.notice("state: now kept in \(directory)")
         }
-        replaceRig(reload.rig, plan: reload.plan)
+        replaceRig(reload.rig, plan: reload.plan, cameraPlans: reload.cameraPlans)
     }
 
     func stop() {

@@ -13,13 +13,18 @@ import FoldcamV4L2
 /// - device type: udev `FOLDCAM_DEVICE_TYPE` → the rig camera's → "external" for USB → "wide".
 public enum CameraClassifier {
     /// How the daemon's own v4l2loopback output is recognised, so it is never its own camera.
+    /// One entry per virtual camera (docs/virtual-camera.md, "Several virtual cameras").
     public struct Loopback: Sendable, Equatable {
-        public var label: String
-        public var node: String?
+        public var labels: [String]
+        public var nodes: [String]
 
         public init(label: String, node: String?) {
-            self.label = label
-            self.node = node
+            self.init(labels: [label], nodes: node.map { [$0] } ?? [])
+        }
+
+        public init(labels: [String], nodes: [String]) {
+            self.labels = labels.filter { !$0.isEmpty }
+            self.nodes = nodes
         }
     }
 
@@ -31,11 +36,11 @@ public enum CameraClassifier {
 
     public static func classify(_ record: UdevRecord, _ answers: V4L2Answers, rig: Rig, loopback: Loopback) -> Outcome {
         let capability = answers.capability
-        if let node = loopback.node, node == record.devnode {
+        if let node = loopback.nodes.first(where: { $0 == record.devnode }) {
             return .skipped(reason: "the daemon's own virtual camera (loopbackDevice \(node))")
         }
-        if !loopback.label.isEmpty, capability.card == loopback.label {
-            return .skipped(reason: "the daemon's own virtual camera (card label \"\(loopback.label)\")")
+        if let label = loopback.labels.first(where: { $0 == capability.card }) {
+            return .skipped(reason: "the daemon's own virtual camera (card label \"\(label)\")")
         }
         if let reason = nodeKindSkipReason(capability.nodeCapabilities) { return .skipped(reason: reason) }
 

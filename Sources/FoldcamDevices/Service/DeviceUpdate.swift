@@ -23,7 +23,9 @@ public struct DeviceSettings: Sendable, Equatable {
 
     public init(config: DaemonConfig) {
         seat = config.seat
-        loopback = CameraClassifier.Loopback(label: config.loopbackLabel, node: config.loopbackDevice)
+        // Every virtual camera's loopback: none of them is ever a camera of the rig.
+        let cameras = config.virtualCameras
+        loopback = CameraClassifier.Loopback(labels: cameras.map(\.loopbackLabel), nodes: cameras.compactMap(\.loopbackDevice))
         sensorPollMilliseconds = config.sensorPollMilliseconds
     }
 }

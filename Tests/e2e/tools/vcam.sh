@@ -2,7 +2,8 @@
 # Helpers of the virtual-camera checks (checks/8x-*.sh) and the benchmark (bench/): the real
 # foldcamd in hardware mode on the test rig rigs/duo-vivid.json (the duo rig with the guest's
 # vivid cameras: YUYV 640x480 at 25 fps, outer-front mounted upside down) feeding /dev/video20,
-# and a reader of /dev/video20 (tools/loop-reader) that logs every frame's colour.
+# and a reader of /dev/video20 (tools/loop-reader) that logs every frame's colour. Check 89 also
+# feeds /dev/video21 ($E2E_LOOPBACK2), the guest's second loopback.
 # Source lib.sh first.
 
 VCAM_DIR=/tmp/vcam
@@ -45,6 +46,8 @@ set_angle() { echo "$1" > /sys/module/hinge/parameters/angle; }
 vcam_start() {
     local loopback="\"loopbackDevice\": \"$E2E_LOOPBACK\""
     [ "${VCAM_BY_LABEL:-0}" != 1 ] || loopback='"loopbackLabel": "foldcam virtual camera"'
+    # Several virtual cameras (check 89): VCAM_LOOPBACKS is the "virtualCameras" member instead.
+    [ -z "${VCAM_LOOPBACKS:-}" ] || loopback=$VCAM_LOOPBACKS
     cat > "$VCAM_DIR/foldcam.json" <<EOF
 {"rig": "${VCAM_RIG_FILE:-$E2E_HERE/rigs/${VCAM_RIG:-duo-vivid}.json}", $loopback, "logLevel": "debug",
  "sensorPollMilliseconds": 20${VCAM_CONFIG_EXTRA:-}}
@@ -87,7 +90,8 @@ vcam_stop() {
 
 # vcam_readiness: the daemon's readiness as "state" or "state/reason".
 vcam_readiness() {
-    ctl --json status 2> /dev/null | sed -n 's/.*"readiness":{"state":"\([a-z]*\)"\(,"reason":"\([A-Za-z]*\)"\)\{0,1\}}.*/\1\2/p' \
+    # With several virtual cameras (check 89) the default one's "id" and "cameras" follow.
+    ctl --json status 2> /dev/null | sed -n 's/.*"readiness":{"state":"\([a-z]*\)"\(,"reason":"\([A-Za-z]*\)"\)\{0,1\}[,}].*/\1\2/p' \
         | sed 's/,"reason":"/\//; s/"$//'
 }
 

@@ -1,0 +1,125 @@
+# shellcheck shell=bash source=../lib.sh
+# e2e-timeout: 480
+# Two virtual cameras at once (docs/virtual-camera.md, "Several virtual cameras"), the real
+# foldcamd in hardware mode on the test rig: "viewed" follows the viewed display and feeds
+# /dev/video20, "outer" is bound to the outer display and feeds /dev/video21, a reader on each.
+#   1. open (180°): viewed shows inner-front (red), outer shows outer-front (green); each camera
+#      is open once;
+#   2. a pin to outer moves only the viewed camera, onto outer-front, which the outer camera
+#      streams: it is not taken from it (open once); the viewed camera logs it busy and falls
+#      back to back (blue) while outer keeps green. Unpinned: red again;
+#   3. folded shut (0°) outer-front is all either wants: outer keeps it, green without a stop;
+#      the viewed camera shows the 'camera unavailable' frame (darkgrey), readiness interrupted
+#      (busy); once the outer reader leaves, its camera stops after the grace period and the
+#      viewed camera takes outer-front (green);
+#   4. nobody reads: no physical camera stays open.
+# Reported: foldcamd's CPU time per output frame and its VmRSS with one reader, then two (each
+# over 100 frames of the first reader, counted, not timed).
+. "$E2E_HERE/lib.sh"
+. "$E2E_HERE/tools/vcam.sh"
+
+name=two-virtual-cameras
+problems=()
+info() { echo "INFO $name: $*"; }
+reader2_pid=
+stop_outer_reader() {
+    [ -n "$reader2_pid" ] || return 0
+    kill "$reader2_pid" 2> /dev/null
+    wait "$reader2_pid" 2> /dev/null
+    reader2_pid=
+}
+cleanup() {
+    stop_outer_reader
+    vcam_cleanup
+}
+trap cleanup EXIT
+
+export VCAM_LOOPBACKS="\"virtualCameras\": [
+  {\"id\": \"viewed\", \"loopbackDevice\": \"$E2E_LOOPBACK\"},
+  {\"id\": \"outer\", \"follows\": \"outer\", \"loopbackDevice\": \"$E2E_LOOPBACK2\"}]"
+[ -c "$E2E_LOOPBACK2" ] || { fail "$name" "no second loopback $E2E_LOOPBACK2 (guest-init loads two)"; exit 0; }
+vcam_begin "$name" viewed || exit 0
+outer_reader=$VCAM_DIR/outer.reader
+five() { printf "$1 %.0s" 1 2 3 4 5 | sed 's/ $//'; }
+
+# held_count CAMERA: how many descriptors foldcamd has open on CAMERA's vivid node.
+held_count() {
+    local node
+    node=$(camera_node "$1")
+    find /proc/"$VCAM_PID"/fd -maxdepth 1 -lname "$node" 2> /dev/null | wc -l
+}
+# ticks: foldcamd's user + system CPU time so far, in clock ticks.
+ticks() { awk '{ print $14 + $15 }' /proc/"$VCAM_PID"/stat; }
+rss_kib() { awk '/^VmRSS:/ { print $2 }' /proc/"$VCAM_PID"/status; }
+# measure LABEL: CPU per frame period and VmRSS over the next 100 frames of the first reader.
+measure() {
+    local t0 t1 f0 f1 hz
+    hz=$(getconf CLK_TCK)
+    t0=$(ticks); f0=$(grep -c '^frame ' "$reader")
+    frames_after "$reader" 100 120 || problems+=("$1: the first reader got fewer than 100 frames in 120 s")
+    t1=$(ticks); f1=$(grep -c '^frame ' "$reader")
+    info "$1: foldcamd used $(awk -v t=$((t1 - t0)) -v hz="$hz" -v f=$((f1 - f0)) 'BEGIN { printf "%.2f", t / hz * 1000 / f }') ms CPU per frame period ($((t1 - t0)) ticks of 1/$hz s over $((f1 - f0)) frames), VmRSS $(rss_kib) KiB"
+}
+# outer_green LABEL: the outer reader got 25 more frames (30 s) and its last five are green.
+outer_green() {
+    frames_after "$outer_reader" 25 30 || problems+=("$1: the outer reader got fewer than 25 frames in 30 s")
+    [ "$(last_colours "$outer_reader" 5)" = "$(five green)" ] || problems+=("$1: the outer reader shows '$(last_colours "$outer_reader" 5)', not green")
+}
+
+# 1. Open: each its own display's camera.
+wait_colour "$reader" red 30 || problems+=("at start the viewed reader shows '$(last_colours "$reader" 5)', not red")
+[ "$(vcam_cameras_held)" = "inner-front" ] || problems+=("with one reader foldcamd holds '$(vcam_cameras_held)', expected inner-front only")
+measure "one virtual camera read"
+"$E2E_TOOLS/loop-reader" "$E2E_LOOPBACK2" "$outer_reader" &
+reader2_pid=$!
+wait_colour "$outer_reader" green 40 || problems+=("the outer reader shows '$(last_colours "$outer_reader" 5)', not green (outer-front)")
+format=$(head -n 1 "$outer_reader")
+[ "$format" = "format 640 480 YUYV 614400" ] || problems+=("the outer reader found '$format', expected 640x480 YUYV")
+measure "two virtual cameras read"
+for camera in inner-front outer-front; do
+    count=$(held_count "$camera")
+    [ "$count" = 1 ] || problems+=("open: foldcamd has $camera open $count times, expected once")
+done
+status=$(ctl status 2>&1)
+echo "$status" | grep -q "virtual camera  viewed: inner-front" || problems+=("foldcamctl status lacks the viewed camera: $(echo "$status" | grep 'virtual camera')")
+echo "$status" | grep -q "virtual camera  outer: outer-front" || problems+=("foldcamctl status lacks the outer camera: $(echo "$status" | grep 'virtual camera')")
+
+# 2. A pin moves the viewed camera onto the camera the outer one streams: not taken from it; the
+#    viewed camera falls back to the outer display's next forward camera, back (blue).
+pin_hold outer
+wait_colour "$reader" blue 40 || problems+=("pinned to outer the viewed reader shows '$(last_colours "$reader" 5)', not blue (outer-front is the outer camera's; back is next)")
+outer_green "pinned to outer"
+for camera in outer-front back; do
+    count=$(held_count "$camera")
+    [ "$count" = 1 ] || problems+=("pinned: foldcamd has $camera open $count times, expected once")
+done
+vcam_logged "virtual camera viewed: outer-front failed \(busy\)" || problems+=("pinned: the journal does not say the viewed camera found outer-front busy")
+pin_release
+wait_colour "$reader" red 40 || problems+=("unpinned the viewed reader shows '$(last_colours "$reader" 5)', not red")
+
+# 3. Folded shut: outer-front is the only camera either wants; the outer camera keeps it until its
+#    reader leaves, the viewed one reports it busy meanwhile.
+set_angle 0
+wait_colour "$reader" darkgrey 40 || problems+=("folded shut the viewed reader shows '$(last_colours "$reader" 5)', not darkgrey")
+vcam_wait_readiness interrupted/busy 30 || problems+=("folded shut the viewed camera's readiness is '$(vcam_readiness)', not interrupted/busy")
+outer_green "folded shut"
+wait_until 30 test "$(held_count inner-front)" = 0 || problems+=("folded shut foldcamd still has inner-front open")
+[ "$(held_count outer-front)" = 1 ] || problems+=("folded shut: foldcamd has outer-front open $(held_count outer-front) times, expected once")
+left=$EPOCHREALTIME
+stop_outer_reader
+wait_colour "$reader" green 40 || problems+=("after the outer reader left the viewed reader shows '$(last_colours "$reader" 5)', not green (outer-front, let go by the outer camera)")
+info "the viewed camera showed outer-front $(awk -v a="$left" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }') s after the outer camera's reader left (2 s grace, then a busy camera is retried every 2 s)"
+[ "$(held_count outer-front)" = 1 ] || problems+=("shut, one reader: foldcamd has outer-front open $(held_count outer-front) times, expected once")
+set_angle 180
+wait_colour "$reader" red 40 || problems+=("opened again the viewed reader shows '$(last_colours "$reader" 5)', not red")
+
+# 4. Nobody reads: no physical camera stays open (after the grace period).
+reader_stop
+wait_until 30 vcam_holds_no_camera || problems+=("with no reader foldcamd still holds '$(vcam_cameras_held)'")
+
+if ((${#problems[@]})); then
+    fail "$name" "$(IFS=';'; echo "${problems[*]}")"
+    tail -n 80 "$VCAM_LOG" >&2
+else
+    pass "$name"
+fi
