@@ -89,7 +89,7 @@ bench_size() {
     # --- foldcamd ---------------------------------------------------------------------------------
     set_angle 180
     # The camera starts when a reader comes: foldcamd idle, then the reader, then ready.
-    if ! vcam_start || ! vcam_wait_readiness idle 40; then
+    if ! VCAM_CONFIG_EXTRA=', "virtualCameraForwarding": "auto"' vcam_start || ! vcam_wait_readiness idle 40; then
         problems+=("$size: foldcamd did not start idle")
         tail -n 20 "$VCAM_LOG" >&2
         vcam_stop
