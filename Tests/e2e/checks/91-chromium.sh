@@ -8,14 +8,15 @@
 # the first frame, each step's delay until the page showed it, and the page's frame rate are
 # reported.
 #
-# Chromium runs as one process (--single-process). In its usual process model under TCG, child
-# processes the browser had not connected within 15 s ended themselves ("Terminating current
-# process after 15 seconds with no connection") and were started again, and its GPU process
-# crashed minutes into the run (at the first frames, or after the fourth switch; a GPU watchdog
-# in a starved guest is the likely cause): the browser left it <defunct> and, as the browser is
-# what writes the page's console to stderr, went silent, while foldcamd still counted Chromium
-# as its reader and stayed ready. Hence also no GPU watchdog, crash reporter or hang monitor,
-# and no timer throttling for the probe's setInterval.
+# The page's console once went quiet minutes into a run: Chromium's compositor thread (then in
+# its GPU process) died of SIGSEGV on an AVX2 gather (vpgatherdd) under QEMU 7.2's TCG, and the
+# browser, which writes the page's console to stderr, went silent with it while foldcamd still
+# counted Chromium as its reader and stayed ready. Tests/e2e/run now gives the guest a CPU
+# without AVX2. Chromium runs as one process (--single-process): in its usual process model
+# under TCG, helpers the browser had not connected within 15 s ended themselves ("Terminating
+# current process after 15 seconds with no connection") and were started again, and the first
+# frame took 78 to 300 s. No GPU watchdog, crash reporter or hang monitor, no timer throttling
+# for the probe's setInterval; a crash shows as an exited Chromium, a hang as a quiet console.
 . "$E2E_HERE/lib.sh"
 . "$E2E_HERE/tools/vcam.sh"
 
