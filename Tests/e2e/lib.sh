@@ -67,16 +67,16 @@ hinge_sysfs() {
     return 1
 }
 
-# wait_until SECONDS COMMAND...: runs COMMAND every 0.05 s until it succeeds; false if it has not
-# within SECONDS. How a check waits for the event, value or count it expects next: never a fixed
-# sleep followed by an assertion (a loaded TCG guest is slow by an unknown factor), and the
-# deadline is generous because reaching it means failing.
+# wait_until SECONDS COMMAND...: runs COMMAND every WAIT_POLL_SECONDS (0.05 s unless set) until
+# it succeeds; false if it has not within SECONDS. How a check waits for the event, value or count
+# it expects next: never a fixed sleep followed by an assertion (a loaded TCG guest is slow by an
+# unknown factor), and the deadline is generous because reaching it means failing.
 wait_until() {
     local deadline=$((SECONDS + $1))
     shift
     until "$@"; do
         ((SECONDS < deadline)) || return 1
-        sleep 0.05
+        sleep "${WAIT_POLL_SECONDS:-0.05}"
     done
 }
 

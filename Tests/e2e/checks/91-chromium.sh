@@ -108,14 +108,7 @@ frames_beyond() { (($(frames_now) > $1)) || browser_gone; }
 # wait_page SECONDS COMMAND...: wait_until, polling every 0.5 s: each poll reads Chromium's whole
 # log, and the guest's CPU is better left to Chromium (the figures come from the page's own
 # timestamps, not from when a poll noticed).
-wait_page() {
-    local deadline=$((SECONDS + $1))
-    shift
-    until "$@"; do
-        ((SECONDS < deadline)) || return 1
-        sleep 0.5
-    done
-}
+wait_page() { WAIT_POLL_SECONDS=0.5 wait_until "$@"; }
 
 problems=()
 figures=()
