@@ -565,8 +565,16 @@ public final class VirtualCameraProducer: Sendable {
             guard streams[camera] != nil || opening[camera] != nil || synthetic[camera] != nil else {
                 return feed.end(.busy, message: "\(camera) is not streaming any more")
             }
+            let firstGuest = !shared.isHosted(camera)
             shared.add(feed)
             if let frame = synthetic[camera] { putSynthetic(camera, frame, at: MonotonicClock.nanoseconds) }
+            // A shared camera takes the one-copy path for every output: a stream capturing into
+            // the loopback's pages is reopened into its own buffers (before any guest frame;
+            // this output repeats its last frame meanwhile, as on a switch).
+            if firstGuest, let stream = streams[camera], stream.lender != nil, let node = nodes[camera] {
+                retire(camera)
+                open(camera, node: node)
+            }
         }
 
         private func putSynthetic(_ camera: String, _ frame: VideoFrame, at now: UInt64) {

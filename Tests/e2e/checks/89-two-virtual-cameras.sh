@@ -104,6 +104,7 @@ wait_until 30 test "$(held_count inner-front)" = 0 || problems+=("pinned: foldca
 [ "$(held_count outer-front)" = 1 ] || problems+=("pinned: foldcamd has outer-front open $(held_count outer-front) times, expected once")
 ctl --json status 2> /dev/null | grep -q '"feed":{"camera":"outer-front","hostedBy":"outer"}' \
     || problems+=("pinned: the viewed camera's readiness does not say it is fed from the outer camera's stream: $(ctl --json status 2>&1 | grep -o '"feed":{[^}]*}' | tr '\n' ' ')")
+ctl status 2>&1 | grep -q "virtual camera  viewed: .*fed from outer's outer-front" || problems+=("pinned: foldcamctl status does not say the viewed camera is fed from outer's outer-front: $(ctl status 2>&1 | grep 'virtual camera')")
 vcam_logged "virtual camera viewed: outer-front is streaming for virtual camera outer; shared" || problems+=("pinned: the journal does not say outer-front is shared")
 measure "two virtual cameras read (one shared camera)"
 ratio "two virtual cameras, one shared camera"
