@@ -61,13 +61,13 @@ measure() {
     t0=$(ticks); f0=$(grep -c '^frame ' "$reader")
     frames_after "$reader" 100 120 || problems+=("$1: the first reader got fewer than 100 frames in 120 s")
     t1=$(ticks); f1=$(grep -c '^frame ' "$reader")
-    cpu_ms=$(awk -v t=$((t1 - t0)) -v hz="$hz" -v f=$((f1 - f0)) 'BEGIN { printf "%.2f", f ? t / hz * 1000 / f : 0 }')
+    cpu_ms=$(awk -v t=$((t1 - t0)) -v hz="$hz" -v f=$((f1 - f0)) 'BEGIN { printf "%.2f", (f ? t / hz * 1000 / f : 0) }')
     rss=$(rss_kib)
     info "$1: foldcamd used $cpu_ms ms CPU per frame period ($((t1 - t0)) ticks of 1/$hz s over $((f1 - f0)) frames), VmRSS $rss KiB"
 }
 # ratio LABEL: this measurement against the one-camera one (report only).
 ratio() {
-    info "$1 against one: CPU per frame x$(awk -v a="$cpu_ms" -v b="$one_cpu" 'BEGIN { printf "%.2f", b > 0 ? a / b : 0 }'), VmRSS x$(awk -v a="$rss" -v b="$one_rss" 'BEGIN { printf "%.3f", a / b }')"
+    info "$1 against one: CPU per frame x$(awk -v a="$cpu_ms" -v b="$one_cpu" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }'), VmRSS x$(awk -v a="$rss" -v b="$one_rss" 'BEGIN { printf "%.3f", (b > 0 ? a / b : 0) }')"
 }
 # outer_green LABEL: the outer reader got 25 more frames (30 s) and its last five are green.
 outer_green() {
