@@ -46,6 +46,8 @@ public final class VirtualCameraProducer: Sendable {
     public enum Source: Sendable, Equatable {
         case device(node: String)
         case synthetic(index: Int, sensorRotation: Int)
+        /// Frames of a stream another virtual camera's producer hosts (SharedCameraFeed.swift).
+        case shared(SharedCameraFeed)
     }
 
     public enum Command: Sendable {
@@ -54,6 +56,10 @@ public final class VirtualCameraProducer: Sendable {
         /// Feed this camera's frames, turned clockwise by `rotation`.
         case feed(camera: String, rotation: Int)
         case feedUnavailable
+        /// Hand each new frame of `feed.camera`, which this producer streams, to another
+        /// virtual camera (one copy into the feed); `unshare` stops it.
+        case share(SharedCameraFeed)
+        case unshare(SharedCameraFeed)
         /// Nobody reads: write the "camera idle" frame once and stop writing (v4l2loopback keeps
         /// offering it to readers that open) until another command comes.
         case idle
@@ -93,6 +99,10 @@ public final class VirtualCameraProducer: Sendable {
         public var zeroCopyFrames = 0
         /// Longest interval between two output writes, nanoseconds.
         public var longestInterval: UInt64 = 0
+        /// Cameras this producer opened itself (devices and synthetic ones; not shared ones).
+        public var camerasOpened = 0
+        /// Frames taken from another virtual camera's stream (a shared camera's).
+        public var sharedFramesTaken = 0
     }
 
     public init(configuration: Configuration, ringSpan: UInt64 = 500_000_000) throws(SystemCallError) {
@@ -158,6 +168,8 @@ public final class VirtualCameraProducer: Sendable {
         /// nil when the system refused the thread: setup requests then run here.
         var setupThread: OSThread?
         var synthetic: [String: VideoFrame] = [:]
+        /// Cameras shared with other virtual cameras, hosted here or fed from elsewhere.
+        var shared = SharedFeeds()
         var delivered: Set<String> = []
         var feeding: String?
         var rotation = 0
@@ -318,6 +330,7 @@ public final class VirtualCameraProducer: Sendable {
         private func use(_ buffer: DriverBuffer, timestamp: UInt64, from stream: CaptureStream, camera: String) throws(SystemCallError) {
             let c = producer.configuration
             let transform = FrameTransform.Operation(rotation: hardwareFlip ? 0 : effectiveRotation(rotation), mirror: c.mirror)
+            shared.put(camera, bytes: buffer.bytes, count: c.format.byteCount(width: c.width, height: c.height), timestamp: timestamp, flipped: hardwareFlip && camera == feeding)
             guard camera == feeding, buffer.bytes.count >= c.format.byteCount(width: c.width, height: c.height) else {
                 return try stream.requeue(buffer.index)
             }
@@ -361,6 +374,7 @@ public final class VirtualCameraProducer: Sendable {
         }
 
         private func tick(now: UInt64) {
+            tickShared(now: now)
             if let feeding, let raw = synthetic[feeding] {
                 var copy = raw
                 copy.timestamp = now
@@ -416,15 +430,24 @@ public final class VirtualCameraProducer: Sendable {
             if case .close = command {} else { resumeTicks() }
             switch command {
             case let .open(camera, source):
-                guard streams[camera] == nil && synthetic[camera] == nil else { return true }
+                guard streams[camera] == nil && synthetic[camera] == nil && !shared.isJoined(camera) else {
+                    // Kept open for another virtual camera and wanted again: it delivers already.
+                    if delivered.contains(camera) { producer.events.post(.firstFrame(camera: camera)) }
+                    return true
+                }
                 delivered.remove(camera)
+                if case .shared = source {} else { producer.statistics.withLock { $0.camerasOpened += 1 } }
                 switch source {
+                case let .shared(feed):
+                    shared.join(feed)
                 case let .synthetic(index, sensorRotation):
                     synthetic[camera] = SyntheticFrames.cameraFrame(id: camera, index: index, sensorRotation: sensorRotation, format: c.format, width: c.width, height: c.height, timestamp: 0)
                 case let .device(node):
                     open(camera, node: node)
                 }
             case let .close(camera):
+                shared.leave(camera)
+                shared.end(camera, reason: .busy, message: "\(camera) was closed")
                 retire(camera)
                 if opening[camera] != nil { opening[camera]!.wanted = false }
                 synthetic[camera] = nil
@@ -437,6 +460,10 @@ public final class VirtualCameraProducer: Sendable {
                 feeding = camera
                 self.rotation = rotation
                 orientFedStream()
+            case let .share(feed):
+                host(feed)
+            case let .unshare(feed):
+                shared.remove(feed)
             case .feedUnavailable:
                 feeding = nil
                 requeue(frame.set(unavailable, transform: .identity))
@@ -490,6 +517,10 @@ public final class VirtualCameraProducer: Sendable {
         /// pages are lent to another camera: it then keeps its own buffers, and says so).
         private func lendPages(to camera: String, ticket: UInt64) -> LentPages? {
             guard let mapped else { return nil }
+            if shared.isHosted(camera) {
+                producer.events.post(.forwarding(camera: camera, path: .copy(.sharedCamera)))
+                return nil
+            }
             switch mapped.lend(to: ticket) {
             case let .success(pages):
                 return pages
@@ -510,7 +541,8 @@ public final class VirtualCameraProducer: Sendable {
         /// for as long as the camera takes to start.
         private func reopenFedStreamIntoPages() {
             guard let mapped, mapped.canLend, let camera = feeding, let stream = streams[camera], stream.lender == nil,
-                  let node = nodes[camera], !refusedLending.contains(node), opening[camera] == nil else { return }
+                  let node = nodes[camera], !refusedLending.contains(node), opening[camera] == nil,
+                  !shared.isHosted(camera) else { return }
             retire(camera)
             open(camera, node: node)
         }
@@ -522,6 +554,57 @@ public final class VirtualCameraProducer: Sendable {
             abandoned = mapped
             mapped = nil
             producer.events.post(.forwarding(camera: nil, path: .copy(.readerShrankLoopback)))
+        }
+
+        // MARK: Sharing a camera with other virtual cameras (SharedCameraFeed.swift)
+
+        /// Starts handing `feed.camera`'s frames to a guest. A camera this producer no longer
+        /// streams (it failed meanwhile) ends the feed at once: the guest tries again.
+        private func host(_ feed: SharedCameraFeed) {
+            let camera = feed.camera
+            guard streams[camera] != nil || opening[camera] != nil || synthetic[camera] != nil else {
+                return feed.end(.busy, message: "\(camera) is not streaming any more")
+            }
+            let firstGuest = !shared.isHosted(camera)
+            shared.add(feed)
+            if let frame = synthetic[camera] { putSynthetic(camera, frame, at: MonotonicClock.nanoseconds) }
+            // A shared camera takes the one-copy path for every output: a stream capturing into
+            // the loopback's pages is reopened into its own buffers (before any guest frame;
+            // this output repeats its last frame meanwhile, as on a switch).
+            if firstGuest, let stream = streams[camera], stream.lender != nil, let node = nodes[camera] {
+                retire(camera)
+                open(camera, node: node)
+            }
+        }
+
+        private func putSynthetic(_ camera: String, _ frame: VideoFrame, at now: UInt64) {
+            frame.bytes.withUnsafeBytes { shared.put(camera, bytes: $0, count: $0.count, timestamp: now) }
+        }
+
+        /// At each output tick: the shared feeds' first frames and failures become events, and a
+        /// fed camera that comes from another virtual camera's stream is copied out of its feed
+        /// (turned on the way). Synthetic cameras hosted here put a frame per tick.
+        private func tickShared(now: UInt64) {
+            for (camera, frame) in synthetic where shared.isHosted(camera) { putSynthetic(camera, frame, at: now) }
+            for event in shared.events() {
+                if case let .failed(camera, _, _) = event {
+                    delivered.remove(camera)
+                }
+                producer.events.post(event)
+            }
+            guard let camera = feeding, shared.isJoined(camera) else { return }
+            let turn = effectiveRotation(rotation), mirror = producer.configuration.mirror
+            var released: [DriverBuffer] = []
+            let taken = shared.take(camera) { bytes, timestamp, flipped in
+                // A frame the host's sensor turned 180° needs 180° less here.
+                let transform = FrameTransform.Operation(rotation: flipped ? (turn + 180) % 360 : turn, mirror: mirror)
+                released = frame.copy(bytes, timestamp: timestamp, camera: camera, transform: transform)
+            }
+            if taken {
+                requeue(released)
+                fresh = true
+                producer.statistics.withLock { $0.sharedFramesTaken += 1 }
+            }
         }
 
         // MARK: Streams starting and stopping on the setup thread
@@ -568,6 +651,7 @@ public final class VirtualCameraProducer: Sendable {
                 mapped?.cancel(lender: ticket)
                 guard let pending = opening[camera], pending.ticket == ticket else { return }
                 opening[camera] = nil
+                shared.end(camera, reason: Self.reason(error), message: "\(error)")
                 // A camera closed meanwhile is no longer anybody's concern.
                 guard pending.wanted else { return }
                 producer.events.post(.failed(camera: camera, reason: Self.reason(error), message: "\(error)"))
@@ -593,6 +677,7 @@ public final class VirtualCameraProducer: Sendable {
         }
 
         private func fail(_ camera: String, reason: Readiness.Reason, message: String) {
+            shared.end(camera, reason: reason, message: message)
             retire(camera)
             delivered.remove(camera)
             producer.events.post(.failed(camera: camera, reason: reason, message: message))
@@ -601,6 +686,7 @@ public final class VirtualCameraProducer: Sendable {
         /// Stops every stream, those still starting included, before reporting `.stopped`.
         private func shutdown() {
             output = nil
+            shared.endAll(message: "the virtual camera that streamed it stopped")
             for camera in Array(streams.keys) { retire(camera) }
             opening.removeAll()
             if let setupThread {

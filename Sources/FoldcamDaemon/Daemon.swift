@@ -35,6 +35,12 @@ final class Daemon {
     /// Called when a client takes over the simulated hinge (stops the demo sweep).
     var onManualHinge: (() -> Void)?
     var sweepControl: ((Bool) -> Bool)?
+    /// Which virtual camera streams each physical camera two of them need (CameraSharing.swift).
+    private(set) lazy var sharing: CameraSharing = {
+        let sharing = CameraSharing(log: log)
+        sharing.onChange = { [unowned self] in self.publish(candidates: [.readiness]) }
+        return sharing
+    }()
     /// Who pins the viewed display (Daemon+Pins.swift).
     var pins = PinBoard()
     /// Where the persisted pin and screen rotations are kept; nil keeps nothing.
@@ -113,7 +119,8 @@ final class Daemon {
             let base = topic == .virtualCamera
                 ? StateEncoder.virtualCamera(camera.source(engine), rig: rig, plan: camera.plan)
                 : readiness(of: camera).json
-            guard case let .object(members) = base else { return [] }
+            guard case var .object(members) = base else { return [] }
+            if topic == .readiness, id { members += feedMembers(camera) }
             return id ? members + [("id", .string(camera.id))] : members
         }
         guard cameras.count > 1 else { return .object(value(cameras[0], id: false)) }

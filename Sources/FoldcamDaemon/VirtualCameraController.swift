@@ -49,6 +49,11 @@ final class VirtualCameraController {
     /// grace timer); called when the camera side is torn down (a reload rebuilds it).
     var detachFromLoop: (() -> Void)?
 
+    /// Who streams the cameras several virtual cameras need (nil: every open is its own).
+    var sharing: CameraSharing?
+    /// This camera's id in `sharing`.
+    var sharingID = VirtualCameraSpec.defaultID
+
     /// What this camera decides with: its pool and the display it follows (a reload may
     /// replace it).
     var plan: VirtualCameraPlan
@@ -219,6 +224,9 @@ final class VirtualCameraController {
             timing.firstFrame(camera, at: MonotonicClock.nanoseconds)
             stillBusy.remove(camera)
             perform(switcher.firstFrame(from: camera))
+        case let .failed(camera, _, message) where sharing?.failed(camera, in: sharingID) == false:
+            // Kept open for another virtual camera only: that one reports it (its feed ends).
+            log.info("\(label): \(camera), streamed for another virtual camera, failed: \(message)")
         case let .failed(camera, reason, message):
             if reason == .busy && stillBusy.contains(camera) {
                 log.debug("\(label): \(camera) is still busy: \(message)")
@@ -255,7 +263,11 @@ final class VirtualCameraController {
                 timing.opened(camera, at: MonotonicClock.nanoseconds)
                 metrics?.cameraOpened(camera)
                 if let source = sourceOf(camera) {
-                    producer.send(.open(camera: camera, source: source))
+                    switch sharing?.open(camera, by: sharingID) ?? .device {
+                    case .device: producer.send(.open(camera: camera, source: source))
+                    case let .shared(feed): producer.send(.open(camera: camera, source: .shared(feed)))
+                    case let .refused(message): handle(.failed(camera: camera, reason: .busy, message: message))
+                    }
                 } else {
                     // No device for it right now: same as a failed open; try the next.
                     readinessBeforeRetry = nil
@@ -264,12 +276,13 @@ final class VirtualCameraController {
                 }
             case let .close(camera):
                 timing.closed(camera)
-                producer.send(.close(camera: camera))
+                if sharing?.close(camera, by: sharingID) ?? true { producer.send(.close(camera: camera)) }
             case let .feed(camera):
                 producer.send(.feed(camera: camera, rotation: rotations[camera] ?? 0))
                 let report = timing.fed(camera, at: MonotonicClock.nanoseconds)
                 if let report { metrics?.switchFed(afterSeconds: Double(report.decisionToFeed) / 1e9) }
                 log.info("\(label) now shows \(camera)\(report.map(Self.describe) ?? "")")
+                onReadinessChange?()  // the readiness value names the camera that feeds it
             case .feedUnavailable where !demand.running:
                 producer.send(.idle)
             case .feedUnavailable:

@@ -53,6 +53,10 @@ enum VirtualCameraSetup {
             return daemon.descriptors.first { $0.rigCamera == camera }?.node.map { .device(node: $0) }
         }
         controller.onReadinessChange = { [unowned daemon] in daemon.publish(candidates: [.readiness]) }
+        // Cameras another virtual camera streams already are shared, not opened twice.
+        controller.sharing = daemon.sharing
+        controller.sharingID = slot.id
+        daemon.sharing.register(slot.id, producer: producer)
         controller.metrics = daemon.metrics
         try watchReaders(controller: controller, label: label, node: node, loop: loop, config: config, log: log)
         try loop.register(producer.events.descriptor) { [unowned controller] _ in

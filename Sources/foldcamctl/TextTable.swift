@@ -67,8 +67,23 @@ enum Describe {
         return cameras.map { camera in
             let id = camera["id"]?.stringValue ?? "?"
             let state = states.first { $0["id"] == camera["id"] }
-            return "virtual camera  \(id): \(virtualCamera(camera)); \(readiness(state))"
+            return "virtual camera  \(id): \(virtualCamera(camera)); \(readiness(state))\(sharing(state))"
         }
+    }
+
+    /// "; fed from outer's outer-front", "; outer-front shared with viewed", "; keeps
+    /// outer-front open for viewed" (a physical camera two virtual cameras need is opened once:
+    /// docs/virtual-camera.md, "One camera, two virtual cameras").
+    static func sharing(_ state: JSONValue?) -> String {
+        var parts: [String] = []
+        if let feed = state?["feed"], let camera = feed["camera"]?.stringValue {
+            if let host = feed["hostedBy"]?.stringValue { parts.append("fed from \(host)'s \(camera)") }
+            if feed["sharedWith"] != nil { parts.append("\(camera) shared with \(list(feed["sharedWith"]))") }
+        }
+        if case let .array(hosted)? = state?["hosts"] {
+            for entry in hosted { parts.append("keeps \(entry["camera"]?.stringValue ?? "?") open for \(list(entry["for"]))") }
+        }
+        return parts.map { "; \($0)" }.joined()
     }
 
     static func readiness(_ value: JSONValue?) -> String {

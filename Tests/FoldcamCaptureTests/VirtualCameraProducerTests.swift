@@ -136,3 +136,77 @@ import Testing
         _ = Self.stop(producer)
     }
 }
+
+/// One capture, two outputs (SharedCameraFeed.swift): a guest producer shows the frames of a
+/// camera the host producer streams, without opening it.
+@Suite struct SharedCameraProducerTests {
+    typealias T = VirtualCameraProducerTests
+
+    @Test func twoProducersFedFromOneCameraBothGetFramesAndItIsOpenedOnce() throws {
+        let host = try T.makeProducer(), guest = try T.makeProducer()
+        let feed = SharedCameraFeed(camera: "front", host: "host")
+        host.send(.open(camera: "front", source: .synthetic(index: 1, sensorRotation: 0)))
+        host.send(.feed(camera: "front", rotation: 0))
+        host.send(.share(feed))
+        guest.send(.open(camera: "front", source: .shared(feed)))
+        guest.send(.feed(camera: "front", rotation: 0))
+        host.start()
+        guest.start()
+        _ = T.events(of: host) { $0.contains(.firstFrame(camera: "front")) }
+        _ = T.events(of: guest) { $0.contains(.firstFrame(camera: "front")) }
+        _ = T.events(of: guest) { _ in guest.stats.sharedFramesTaken >= 5 && host.stats.framesFromCameras >= 5 }
+        #expect(guest.frame(nearest: T.now)?.source == "front")
+        #expect(host.frame(nearest: T.now)?.source == "front")
+        // The guest shows the host's very picture; only the host opened the camera.
+        let expected = SyntheticFrames.cameraFrame(id: "front", index: 1, sensorRotation: 0, format: .yuyv, width: 64, height: 48, timestamp: 0)
+        #expect(guest.frame(nearest: T.now)?.bytes == expected.bytes)
+        #expect(host.stats.camerasOpened == 1)
+        #expect(guest.stats.camerasOpened == 0)
+        #expect(feed.framesPut >= 5)
+        _ = T.stop(guest)
+        _ = T.stop(host)
+    }
+
+    @Test func theHostKeepsFeedingAGuestWhileIdleAndItsEndIsTheGuestsFailure() throws {
+        let host = try T.makeProducer(), guest = try T.makeProducer()
+        let feed = SharedCameraFeed(camera: "front", host: "host")
+        // The host shows nothing itself (nobody reads it): the camera stays open for the guest.
+        host.send(.idle)
+        host.send(.open(camera: "front", source: .synthetic(index: 1, sensorRotation: 0)))
+        host.send(.share(feed))
+        guest.send(.open(camera: "front", source: .shared(feed)))
+        guest.send(.feed(camera: "front", rotation: 0))
+        host.start()
+        guest.start()
+        _ = T.events(of: guest) { $0.contains(.firstFrame(camera: "front")) }
+        _ = T.events(of: guest) { _ in guest.frame(nearest: T.now)?.source == "front" }
+        // The host closes it (nobody needs it, say): the guest reports its camera failed and
+        // keeps its last frame rather than a gap.
+        host.send(.close(camera: "front"))
+        let events = T.events(of: guest) { T.failures(in: $0)["front"] != nil }
+        #expect(T.failures(in: events)["front"] == "busy")
+        let message = events.lazy.compactMap { event -> String? in
+            if case let .failed("front", _, message) = event { return message }
+            return nil
+        }.first
+        #expect(message?.contains("virtual camera host") == true)
+        #expect(guest.frame(nearest: T.now)?.source == "front")
+        _ = T.stop(guest)
+        _ = T.stop(host)
+    }
+
+    @Test func aShareOfACameraTheHostDoesNotStreamEndsAtOnce() throws {
+        let host = try T.makeProducer(), guest = try T.makeProducer()
+        let feed = SharedCameraFeed(camera: "gone", host: "host")
+        host.send(.share(feed))
+        guest.send(.open(camera: "gone", source: .shared(feed)))
+        guest.send(.feed(camera: "gone", rotation: 0))
+        host.start()
+        guest.start()
+        let events = T.events(of: guest) { T.failures(in: $0)["gone"] != nil }
+        #expect(!events.contains(.firstFrame(camera: "gone")))
+        #expect(feed.framesPut == 0)
+        _ = T.stop(guest)
+        _ = T.stop(host)
+    }
+}

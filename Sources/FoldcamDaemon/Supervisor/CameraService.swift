@@ -154,6 +154,7 @@ final class CameraService: DaemonService {
             daemon.individual = nil
         case let .virtual(producer, controller):
             controller.detachFromLoop?()
+            daemon.sharing.unregister(camera.id)
             camera.rebuilding = rebuilding
             daemon.attach(nil, to: camera)
             camera.snapshots?.producer = nil
