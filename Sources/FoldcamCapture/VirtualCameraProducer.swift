@@ -321,10 +321,13 @@ public final class VirtualCameraProducer: Sendable {
             guard camera == feeding, buffer.bytes.count >= c.format.byteCount(width: c.width, height: c.height) else {
                 return try stream.requeue(buffer.index)
             }
-            if transform == .identity && stream.lender != nil {
+            if stream.lender != nil {
+                // A loopback page: shown as it is, or turned in place first (a software turn).
                 // The page shown until now goes back to the camera one frame later: a reader of
-                // v4l2loopback 0.12.7 a frame behind reads it meanwhile.
-                let released = frame.hold(buffer, camera: camera, inRing: false, lent: true)
+                // v4l2loopback 0.12.7 a frame behind reads it meanwhile (see `lingering`).
+                let released = transform == .identity
+                    ? frame.hold(buffer, camera: camera, inRing: false, lent: true)
+                    : frame.turnAndHold(buffer, camera: camera, transform: transform)
                 requeue(lingering)
                 lingering = released
             } else if transform == .identity && stream.bufferCount >= VirtualCameraProducer.buffersBeyondRing {
@@ -378,6 +381,7 @@ public final class VirtualCameraProducer: Sendable {
                 producer.events.post(.firstFrame(camera: camera))
             }
             if let mapped, !mapped.stillDistinct() { abandonMapping() }
+            reclaimPagesForFedStream()
             published = true
             if let output {
                 do {
@@ -515,6 +519,20 @@ public final class VirtualCameraProducer: Sendable {
             open(camera, node: node)
         }
 
+        /// The pages belong to the fed camera. A camera that is not fed (pre-warming, or still
+        /// open after a switch) but holds them while the fed one streams into its own buffers
+        /// leaves the fed one no page to alternate its copies with (there is one spare), so the
+        /// output would repeat one frame: that camera is reopened on its own buffers, and once
+        /// its pages are back the fed camera is reopened into them (`reopenFedStreamIntoPages`).
+        private func reclaimPagesForFedStream() {
+            guard mapped != nil, let camera = feeding, let fed = streams[camera], fed.lender == nil else { return }
+            for (other, stream) in streams where other != camera && stream.lender != nil {
+                guard let node = nodes[other] else { continue }
+                retire(other)
+                open(other, node: node, lending: false)
+            }
+        }
+
         /// A reader made v4l2loopback use fewer buffers than the pages (see
         /// `MappedLoopback.stillDistinct`): from now on frames are write()n, as on the copy
         /// path. Streams capturing into pages keep them until they stop; the pages stay mapped.
@@ -526,7 +544,8 @@ public final class VirtualCameraProducer: Sendable {
 
         // MARK: Streams starting and stopping on the setup thread
 
-        private func open(_ camera: String, node: String) {
+        /// `lending`: false opens the camera on its own buffers even when pages are free.
+        private func open(_ camera: String, node: String, lending: Bool = true) {
             if let pending = opening[camera] {
                 // Already on its way (the camera may have been closed meanwhile): the same
                 // device is taken as it arrives, as a second open would find it busy. A camera
@@ -539,7 +558,7 @@ public final class VirtualCameraProducer: Sendable {
             }
             nextTicket += 1
             opening[camera] = PendingOpen(ticket: nextTicket, node: node)
-            submit(.open(camera: camera, node: node, ticket: nextTicket, lending: lendPages(to: camera, ticket: nextTicket)))
+            submit(.open(camera: camera, node: node, ticket: nextTicket, lending: lending ? lendPages(to: camera, ticket: nextTicket) : nil))
         }
 
         private func receive(_ result: CaptureStreamSetup.Result) {
