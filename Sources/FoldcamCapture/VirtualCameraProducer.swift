@@ -172,6 +172,9 @@ public final class VirtualCameraProducer: Sendable {
         /// The idle frame is shown: after writing it once, ticks stop.
         var idling = false
         var fresh = false
+        /// The fresh frame was turned in its loopback page (`OutputFrame.turnAndHold`): queued
+        /// without a copy of the daemon's own page, but copied by the turn, so not zero-copy.
+        var freshTurned = false
         var lastWrite: UInt64 = 0
         /// Reused by every poll() so the loop does not allocate.
         var pollList = PollSet()
@@ -330,6 +333,7 @@ public final class VirtualCameraProducer: Sendable {
                     : frame.turnAndHold(buffer, camera: camera, transform: transform)
                 requeue(lingering)
                 lingering = released
+                freshTurned = transform != .identity
             } else if transform == .identity && stream.bufferCount >= VirtualCameraProducer.buffersBeyondRing {
                 let inRing = stream.bufferCount >= producer.frames.capacity + VirtualCameraProducer.buffersBeyondRing
                 requeue(frame.hold(buffer, camera: camera, inRing: inRing))
@@ -337,6 +341,7 @@ public final class VirtualCameraProducer: Sendable {
                 requeue(frame.copy(buffer.bytes, timestamp: timestamp, camera: camera, transform: transform))
                 try stream.requeue(buffer.index)
             }
+            if stream.lender == nil { freshTurned = false }
             fresh = true
         }
 
@@ -395,7 +400,7 @@ public final class VirtualCameraProducer: Sendable {
                     self.output = nil
                 }
             }
-            let zeroCopy = frame.showsLentBuffer && fresh && mapped != nil
+            let zeroCopy = frame.showsLentBuffer && fresh && !freshTurned && mapped != nil
             if zeroCopy, let camera = feeding, let stream = streams[camera], announcedZeroCopy != stream.serial {
                 announcedZeroCopy = stream.serial
                 producer.events.post(.firstZeroCopyFrame(camera: camera))
