@@ -43,6 +43,9 @@ public enum ForwardingFallback: Error, Equatable, Sendable, CustomStringConverti
     case layoutMismatch(String)
     /// A synthetic camera (`--simulate`): frames are drawn by the daemon.
     case synthetic
+    /// The physical camera feeds more than one virtual camera (issue 16's shared camera): its
+    /// frames cannot be captured into one loopback's buffers, so every output gets one copy.
+    case sharedCamera
 
     public var description: String {
         switch self {
@@ -55,6 +58,7 @@ public enum ForwardingFallback: Error, Equatable, Sendable, CustomStringConverti
         case let .cameraRefused(call): "the camera refused to capture into the loopback's buffers: \(call)"
         case let .layoutMismatch(what): "the camera's frame layout differs from the loopback's: \(what)"
         case .synthetic: "a synthetic camera is drawn by the daemon"
+        case .sharedCamera: "the camera feeds more than one virtual camera, and each gets its own copy"
         }
     }
 }
