@@ -30,6 +30,8 @@ struct OutputFrame {
 
     /// Whether the frame shown is a camera's capture straight into a loopback page.
     var showsLentBuffer: Bool { shown?.lent == true }
+    /// The camera whose frame is shown (held, or copied into the own frame), if any.
+    var cameraShown: String? { shown?.camera ?? frame.source }
 
     init(_ frame: VideoFrame, frames: HeldFrames) {
         self.frame = frame

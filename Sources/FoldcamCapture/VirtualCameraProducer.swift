@@ -406,6 +406,7 @@ public final class VirtualCameraProducer: Sendable {
                 producer.events.post(.firstZeroCopyFrame(camera: camera))
             }
             requeue(frame.record(at: now))
+            reopenFedStreamIntoPages()
             let wasFresh = fresh
             fresh = false
             let interval = lastWrite == 0 ? 0 : now - lastWrite
@@ -517,9 +518,13 @@ public final class VirtualCameraProducer: Sendable {
         /// it replaced (v4l2loopback has only 4 to share): once they are back, it is reopened
         /// to capture into them. Its last frame repeats meanwhile (a copy, as on any switch),
         /// for as long as the camera takes to start.
+        /// Not before a frame of it is on screen: its stream's last frame is what repeats while it
+        /// restarts, and before that the screen still shows the camera it replaced (a reopen then
+        /// would show the old camera for two starts of the new one). Tried again at each tick.
         private func reopenFedStreamIntoPages() {
-            guard let mapped, mapped.canLend, let camera = feeding, let stream = streams[camera], stream.lender == nil,
-                  let node = nodes[camera], !refusedLending.contains(node), opening[camera] == nil else { return }
+            guard let mapped, let camera = feeding, let stream = streams[camera], stream.lender == nil,
+                  frame.cameraShown == camera, opening[camera] == nil, let node = nodes[camera],
+                  !refusedLending.contains(node), mapped.canLend else { return }
             retire(camera)
             open(camera, node: node)
         }
