@@ -69,6 +69,16 @@ public enum ForwardingPlan {
     /// reader of v4l2loopback 0.12.7 may be a frame behind and read that one), and one for the
     /// camera to fill; three also lets drivers that start streaming only with two queued
     /// (videobuf2's `min_buffers_needed`, vivid's) start.
+    ///
+    /// The readers' rule, from 0.12.7's source: a reader's DQBUF gets the buffer queued at its
+    /// own read position, which may lag the write position by up to `used_buffers` (4) before
+    /// the module skips it to the newest; the reader then reads the mapped buffer for as long
+    /// as it likes, and its QBUF tells the module nothing. So a page queued k writes ago can be
+    /// read by a reader k - 1 frames behind. A page goes back to its camera when the frame after
+    /// next is shown: readers up to one frame behind never see a page being refilled; two or
+    /// three behind can (a newer frame, or a torn one). Covering them needs two lingering pages
+    /// and one to fill besides the shown one: five, and v4l2loopback shares four with every
+    /// reader (browsers ask for 4). docs/virtual-camera.md says so; `copy` avoids it.
     public static let pagesPerStream = 3
     /// Loopback buffers zero-copy needs: one camera's three, and one for the daemon's own
     /// frames (idle, unavailable, turned, copied).

@@ -138,14 +138,20 @@ final class MappedLoopback {
     }
 
     /// Copies a frame of the daemon's own (`version` names its content; nil: always copy) into a
-    /// free page and queues that. False when no page was free: the shown frame then stays.
+    /// free page and queues that. False when no page was free: the shown page is then queued
+    /// again, so readers still get a frame every tick (the last one, as on any switch) and never
+    /// a gap, e.g. while a camera is reopened into the pages (they are lent from the moment it
+    /// is asked to open; the frame kept from its previous stream is the one shown).
     @discardableResult
     func publish(copying bytes: UnsafeRawBufferPointer, version: UInt64?) throws(SystemCallError) -> Bool {
         if let version, version == shownOwnVersion, let shown = book.shown {
             try queue(shown)
             return true
         }
-        guard let index = book.pageForOwnFrame() else { return false }
+        guard let index = book.pageForOwnFrame() else {
+            if let shown = book.shown { try queue(shown) }
+            return false
+        }
         pages[index].address.copyMemory(from: bytes.baseAddress!, byteCount: min(bytes.count, frameBytes))
         try queue(index)
         shownOwnVersion = version

@@ -24,9 +24,14 @@ struct OutputFrame {
     /// soon after it stops being shown, so the ring cannot keep it, and copying every frame
     /// would give back what zero-copy saves (docs/virtual-camera.md, "Frames are not copied").
     static let lentRingInterval: UInt64 = 100_000_000
+    /// Where a lent page's frame is turned before it goes back into the page (`turnAndHold`);
+    /// allocated at the first software turn on the zero-copy path.
+    private var scratch: [UInt8] = []
 
     /// Whether the frame shown is a camera's capture straight into a loopback page.
     var showsLentBuffer: Bool { shown?.lent == true }
+    /// The camera whose frame is shown (held, or copied into the own frame), if any.
+    var cameraShown: String? { shown?.camera ?? frame.source }
 
     init(_ frame: VideoFrame, frames: HeldFrames) {
         self.frame = frame
@@ -41,6 +46,24 @@ struct OutputFrame {
         precondition(buffer.bytes.count >= byteCount, "driver buffer shorter than a frame")
         shown = (buffer, camera, inRing, lent)
         return frames.show(buffer)
+    }
+
+    /// Turns a camera's capture in the loopback page it was captured into (zero-copy with a
+    /// software turn), then shows that page as `hold` does. The turn goes through a scratch frame
+    /// and back into the page (a turn cannot read and write the same bytes), so the page's
+    /// bookkeeping is the zero-copy one: the turned frame never goes into a page another camera
+    /// is lent, and needs no free page of the daemon's own (four are all v4l2loopback gives).
+    mutating func turnAndHold(_ buffer: DriverBuffer, camera: String, transform: FrameTransform.Operation) -> [DriverBuffer] {
+        let count = byteCount
+        precondition(buffer.bytes.count >= count, "driver buffer shorter than a frame")
+        if scratch.count != count { scratch = [UInt8](repeating: 0, count: count) }
+        let page = UnsafeMutableRawPointer(mutating: buffer.bytes.baseAddress!)
+        let input = UnsafeBufferPointer(start: page.assumingMemoryBound(to: UInt8.self), count: count)
+        scratch.withUnsafeMutableBufferPointer { turned in
+            FrameTransform.apply(transform, format: frame.format, width: frame.width, height: frame.height, from: input, into: turned)
+            page.copyMemory(from: turned.baseAddress!, byteCount: count)
+        }
+        return hold(buffer, camera: camera, inRing: false, lent: true)
     }
 
     /// Shows a copy of a driver buffer's frame, turned by `transform` on the way (the only

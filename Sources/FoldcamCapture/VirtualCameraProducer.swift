@@ -184,6 +184,9 @@ public final class VirtualCameraProducer: Sendable {
         /// The idle frame is shown: after writing it once, ticks stop.
         var idling = false
         var fresh = false
+        /// The fresh frame was turned in its loopback page (`OutputFrame.turnAndHold`): queued
+        /// without a copy of the daemon's own page, but copied by the turn, so not zero-copy.
+        var freshTurned = false
         var lastWrite: UInt64 = 0
         /// Reused by every poll() so the loop does not allocate.
         var pollList = PollSet()
@@ -334,12 +337,16 @@ public final class VirtualCameraProducer: Sendable {
             guard camera == feeding, buffer.bytes.count >= c.format.byteCount(width: c.width, height: c.height) else {
                 return try stream.requeue(buffer.index)
             }
-            if transform == .identity && stream.lender != nil {
+            if stream.lender != nil {
+                // A loopback page: shown as it is, or turned in place first (a software turn).
                 // The page shown until now goes back to the camera one frame later: a reader of
-                // v4l2loopback 0.12.7 a frame behind reads it meanwhile.
-                let released = frame.hold(buffer, camera: camera, inRing: false, lent: true)
+                // v4l2loopback 0.12.7 a frame behind reads it meanwhile (see `lingering`).
+                let released = transform == .identity
+                    ? frame.hold(buffer, camera: camera, inRing: false, lent: true)
+                    : frame.turnAndHold(buffer, camera: camera, transform: transform)
                 requeue(lingering)
                 lingering = released
+                freshTurned = transform != .identity
             } else if transform == .identity && stream.bufferCount >= VirtualCameraProducer.buffersBeyondRing {
                 let inRing = stream.bufferCount >= producer.frames.capacity + VirtualCameraProducer.buffersBeyondRing
                 requeue(frame.hold(buffer, camera: camera, inRing: inRing))
@@ -347,6 +354,7 @@ public final class VirtualCameraProducer: Sendable {
                 requeue(frame.copy(buffer.bytes, timestamp: timestamp, camera: camera, transform: transform))
                 try stream.requeue(buffer.index)
             }
+            if stream.lender == nil { freshTurned = false }
             fresh = true
         }
 
@@ -392,6 +400,7 @@ public final class VirtualCameraProducer: Sendable {
                 producer.events.post(.firstFrame(camera: camera))
             }
             if let mapped, !mapped.stillDistinct() { abandonMapping() }
+            reclaimPagesForFedStream()
             published = true
             if let output {
                 do {
@@ -405,12 +414,13 @@ public final class VirtualCameraProducer: Sendable {
                     self.output = nil
                 }
             }
-            let zeroCopy = frame.showsLentBuffer && fresh && mapped != nil
+            let zeroCopy = frame.showsLentBuffer && fresh && !freshTurned && mapped != nil
             if zeroCopy, let camera = feeding, let stream = streams[camera], announcedZeroCopy != stream.serial {
                 announcedZeroCopy = stream.serial
                 producer.events.post(.firstZeroCopyFrame(camera: camera))
             }
             requeue(frame.record(at: now))
+            reopenFedStreamIntoPages()
             let wasFresh = fresh
             fresh = false
             let interval = lastWrite == 0 ? 0 : now - lastWrite
@@ -539,12 +549,29 @@ public final class VirtualCameraProducer: Sendable {
         /// it replaced (v4l2loopback has only 4 to share): once they are back, it is reopened
         /// to capture into them. Its last frame repeats meanwhile (a copy, as on any switch),
         /// for as long as the camera takes to start.
+        /// Not before a frame of it is on screen: its stream's last frame is what repeats while it
+        /// restarts, and before that the screen still shows the camera it replaced (a reopen then
+        /// would show the old camera for two starts of the new one). Tried again at each tick.
         private func reopenFedStreamIntoPages() {
             guard let mapped, mapped.canLend, let camera = feeding, let stream = streams[camera], stream.lender == nil,
-                  let node = nodes[camera], !refusedLending.contains(node), opening[camera] == nil,
-                  !shared.isHosted(camera) else { return }
+                  frame.cameraShown == camera, opening[camera] == nil, let node = nodes[camera],
+                  !refusedLending.contains(node), !shared.isHosted(camera) else { return }
             retire(camera)
             open(camera, node: node)
+        }
+
+        /// The pages belong to the fed camera. A camera that is not fed (pre-warming, or still
+        /// open after a switch) but holds them while the fed one streams into its own buffers
+        /// leaves the fed one no page to alternate its copies with (there is one spare), so the
+        /// output would repeat one frame: that camera is reopened on its own buffers, and once
+        /// its pages are back the fed camera is reopened into them (`reopenFedStreamIntoPages`).
+        private func reclaimPagesForFedStream() {
+            guard mapped != nil, let camera = feeding, let fed = streams[camera], fed.lender == nil else { return }
+            for (other, stream) in streams where other != camera && stream.lender != nil {
+                guard let node = nodes[other] else { continue }
+                retire(other)
+                open(other, node: node, lending: false)
+            }
         }
 
         /// A reader made v4l2loopback use fewer buffers than the pages (see
@@ -609,7 +636,8 @@ public final class VirtualCameraProducer: Sendable {
 
         // MARK: Streams starting and stopping on the setup thread
 
-        private func open(_ camera: String, node: String) {
+        /// `lending`: false opens the camera on its own buffers even when pages are free.
+        private func open(_ camera: String, node: String, lending: Bool = true) {
             if let pending = opening[camera] {
                 // Already on its way (the camera may have been closed meanwhile): the same
                 // device is taken as it arrives, as a second open would find it busy. A camera
@@ -622,7 +650,7 @@ public final class VirtualCameraProducer: Sendable {
             }
             nextTicket += 1
             opening[camera] = PendingOpen(ticket: nextTicket, node: node)
-            submit(.open(camera: camera, node: node, ticket: nextTicket, lending: lendPages(to: camera, ticket: nextTicket)))
+            submit(.open(camera: camera, node: node, ticket: nextTicket, lending: lending ? lendPages(to: camera, ticket: nextTicket) : nil))
         }
 
         private func receive(_ result: CaptureStreamSetup.Result) {

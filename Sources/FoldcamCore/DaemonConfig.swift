@@ -40,9 +40,7 @@ public struct DaemonConfig: Sendable, Equatable {
     public var snapshotSettleFrames: Int = 5
     /// How the virtual camera's frames reach the loopback: zero-copy where the drivers allow it
     /// ("auto"), or always one copy ("copy") (docs/virtual-camera.md, "Zero-copy forwarding").
-    /// One copy by default until zero-copy turns frames in software correctly and keeps writing
-    /// while a slow camera is reopened into the loopback's buffers (both fail in the guest).
-    public var virtualCameraForwarding: VirtualCameraForwarding = .copy
+    public var virtualCameraForwarding: VirtualCameraForwarding = .auto
     /// Where the persisted pin and screen rotations are kept. nil: systemd's $STATE_DIRECTORY
     /// when set (the package's unit: /var/lib/foldcam), else nothing is kept.
     public var stateDirectory: String?

@@ -75,7 +75,7 @@ public struct ConfigCheck: Sendable {
     static func loopbackBufferWarning(parameter: String = "/sys/module/v4l2loopback/parameters/max_buffers") -> String? {
         guard let text = try? FileContents.readAttribute(parameter, subject: "v4l2loopback", call: "max_buffers"),
               let buffers = Int(String(text.filter(\.isNumber))), buffers < ForwardingPlan.neededLoopbackBuffers else { return nil }
-        return "v4l2loopback is loaded with max_buffers=\(buffers): the virtual camera will forward with one copy per frame, as zero-copy needs at least \(ForwardingPlan.neededLoopbackBuffers) (load it with max_buffers=\(ForwardingPlan.wantedLoopbackBuffers); or set \"virtualCameraForwarding\": \"copy\" to choose the copy)"
+        return "v4l2loopback is loaded with max_buffers=\(buffers): the virtual camera will forward with one copy per frame, as zero-copy (virtualCameraForwarding \"auto\", the default) needs at least \(ForwardingPlan.neededLoopbackBuffers) (load it with max_buffers=\(ForwardingPlan.wantedLoopbackBuffers); or set \"virtualCameraForwarding\": \"copy\" to choose the copy)"
     }
 
     /// The virtual camera needs a mode every pool camera offers, in a pixel format the producer

@@ -77,7 +77,7 @@ import Testing
 
     @Test func theConfigSwitchIsValidatedWithTheNearestName() throws {
         #expect(try DaemonConfig.decode(json: #"{"virtualCameraForwarding": "copy"}"#).virtualCameraForwarding == .copy)
-        #expect(try DaemonConfig.decode(json: "{}").virtualCameraForwarding == .copy)
+        #expect(try DaemonConfig.decode(json: "{}").virtualCameraForwarding == .auto)
         #expect(try DaemonConfig.decode(json: #"{"virtualCameraForwarding": "auto"}"#).virtualCameraForwarding == .auto)
         do {
             _ = try DaemonConfig.decode(json: #"{"virtualCameraForwarding": "cpy"}"#)

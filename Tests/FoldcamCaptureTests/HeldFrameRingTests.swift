@@ -259,4 +259,24 @@ final class FakeBuffers {
         #expect(frames.nearest(to: 300)?.bytes == [40, 128, 30, 128, 20, 128, 10, 128])
         #expect(frames.nearest(to: 300)?.source == "outer")
     }
+
+    /// Zero-copy with a software turn: the frame is turned in the loopback page the camera
+    /// captured it into, and that page is shown (no other page is written); the page shown
+    /// before it is let go.
+    @Test func aTurnedLentFrameIsTurnedInItsOwnPageAndShown() {
+        let buffers = FakeBuffers(count: 2)
+        let frames = Self.frames()
+        let start = VideoFrame(format: .yuyv, width: FakeBuffers.width, height: FakeBuffers.height, filledWith: YUV(y: 1, u: 2, v: 3))
+        var output = OutputFrame(start, frames: frames)
+        buffers.fill(1, with: 99)
+        _ = output.hold(buffers[1], camera: "outer", inRing: false, lent: true)
+        let raw: [UInt8] = [10, 128, 20, 128, 30, 128, 40, 128]
+        raw.withUnsafeBytes { UnsafeMutableRawPointer(mutating: buffers[0].bytes.baseAddress!).copyMemory(from: $0.baseAddress!, byteCount: raw.count) }
+        let released = output.turnAndHold(buffers[0], camera: "outer", transform: .init(rotation: 180))
+        #expect(HeldFrameRingTests.indices(released) == [1])
+        #expect(output.showsLentBuffer)
+        #expect(output.shown?.buffer.index == 0)
+        #expect(Array(buffers[0].bytes) == [40, 128, 30, 128, 20, 128, 10, 128])
+        #expect(buffers[1].bytes.allSatisfy { $0 == 99 })  // the page shown before: untouched
+    }
 }

@@ -50,6 +50,9 @@ enum MetricsReport {
                    samples: [Sample(labels: view, value: Double(c.producer?.framesWritten ?? 0))]),
             Family(name: "foldcam_virtual_camera_frames_repeated_total", help: "Frames written again because no new one had arrived in time.", kind: .counter,
                    samples: [Sample(labels: view, value: Double(c.producer?.repeatedFrames ?? 0))]),
+            Family(name: "foldcam_virtual_camera_frames_forwarded_total", help: "Camera frames written to the virtual camera, by path: zero_copy (queued in the loopback buffer the camera captured into, as it was) or copied.", kind: .counter,
+                   samples: [Sample(labels: view + [("path", "zero_copy")], value: Double(c.producer?.zeroCopyFrames ?? 0)),
+                             Sample(labels: view + [("path", "copied")], value: Double((c.producer?.framesFromCameras ?? 0) - (c.producer?.zeroCopyFrames ?? 0)))]),
             Family(name: "foldcam_virtual_camera_readiness", help: "The virtual camera's readiness (1 for the current state).", kind: .gauge,
                    samples: ["ready", "switching", "interrupted", "idle", "stopped"].map { name in
                        Sample(labels: view + [("state", name)], value: readinessName(c.daemon.readiness) == name ? 1 : 0)

@@ -15,8 +15,8 @@
 
 name=virtual-camera-zero-copy
 trap vcam_cleanup EXIT
-# Zero-copy is not the default yet (docs/virtual-camera.md): this check asks for it.
-VCAM_CONFIG_EXTRA=', "virtualCameraForwarding": "auto"'
+# Zero-copy is the default ("virtualCameraForwarding": "auto"): the config does not name it.
+VCAM_CONFIG_EXTRA=
 vcam_begin "$name" zero-copy || exit 0
 problems=()
 expect_logged() {
@@ -40,7 +40,7 @@ reader_stop
 vcam_analyse
 vcam_stop
 
-# The copy path (the default), named as such.
+# The copy path, asked for, and named as such.
 VCAM_CONFIG_EXTRA=', "virtualCameraForwarding": "copy"'
 if vcam_start && vcam_wait_readiness idle 30; then
     reader=$VCAM_DIR/zero-copy-off.reader
