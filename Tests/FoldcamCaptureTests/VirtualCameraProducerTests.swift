@@ -142,16 +142,25 @@ import Testing
 @Suite struct SharedCameraProducerTests {
     typealias T = VirtualCameraProducerTests
 
-    @Test func twoProducersFedFromOneCameraBothGetFramesAndItIsOpenedOnce() throws {
+    /// A host producer streaming the synthetic camera "front" and a guest shown it through a
+    /// feed, both started. `hostShows`: false leaves the host idle (nobody reads it), so the
+    /// camera stays open only for the guest.
+    static func startSharing(hostShows: Bool) throws -> (host: VirtualCameraProducer, guest: VirtualCameraProducer, feed: SharedCameraFeed) {
         let host = try T.makeProducer(), guest = try T.makeProducer()
         let feed = SharedCameraFeed(camera: "front", host: "host")
+        if !hostShows { host.send(.idle) }
         host.send(.open(camera: "front", source: .synthetic(index: 1, sensorRotation: 0)))
-        host.send(.feed(camera: "front", rotation: 0))
+        if hostShows { host.send(.feed(camera: "front", rotation: 0)) }
         host.send(.share(feed))
         guest.send(.open(camera: "front", source: .shared(feed)))
         guest.send(.feed(camera: "front", rotation: 0))
         host.start()
         guest.start()
+        return (host, guest, feed)
+    }
+
+    @Test func twoProducersFedFromOneCameraBothGetFramesAndItIsOpenedOnce() throws {
+        let (host, guest, feed) = try Self.startSharing(hostShows: true)
         _ = T.events(of: host) { $0.contains(.firstFrame(camera: "front")) }
         _ = T.events(of: guest) { $0.contains(.firstFrame(camera: "front")) }
         _ = T.events(of: guest) { _ in guest.stats.sharedFramesTaken >= 5 && host.stats.framesFromCameras >= 5 }
@@ -168,16 +177,8 @@ import Testing
     }
 
     @Test func theHostKeepsFeedingAGuestWhileIdleAndItsEndIsTheGuestsFailure() throws {
-        let host = try T.makeProducer(), guest = try T.makeProducer()
-        let feed = SharedCameraFeed(camera: "front", host: "host")
         // The host shows nothing itself (nobody reads it): the camera stays open for the guest.
-        host.send(.idle)
-        host.send(.open(camera: "front", source: .synthetic(index: 1, sensorRotation: 0)))
-        host.send(.share(feed))
-        guest.send(.open(camera: "front", source: .shared(feed)))
-        guest.send(.feed(camera: "front", rotation: 0))
-        host.start()
-        guest.start()
+        let (host, guest, _) = try Self.startSharing(hostShows: false)
         _ = T.events(of: guest) { $0.contains(.firstFrame(camera: "front")) }
         _ = T.events(of: guest) { _ in guest.frame(nearest: T.now)?.source == "front" }
         // The host closes it (nobody needs it, say): the guest reports its camera failed and
