@@ -25,6 +25,8 @@ final class CaptureStream {
     /// Set when the camera captures into loopback pages (USERPTR, zero-copy): who they are
     /// lent to. Slot i captures into page i for the stream's whole life (CaptureStream+Lent).
     private(set) var lender: UInt64?
+    /// The loopback page each slot captures into, when lent.
+    private var pageIndices: [Int] = []
     private var memory: UInt32 { lender == nil ? cv4l2_MEMORY_MMAP : cv4l2_MEMORY_USERPTR }
 
     var descriptor: Int32 { device.pollDescriptor }
@@ -63,6 +65,7 @@ final class CaptureStream {
         if let lending {
             lender = lending.lender
             buffers = lending.pages.map { ($0.address, $0.length) }
+            pageIndices = lending.pages.map(\.index)
             try Self.lend(lending, to: device, negotiated: requested)
             var type = Int32(cv4l2_BUF_TYPE_VIDEO_CAPTURE)
             try device.control(cv4l2_VIDIOC_STREAMON, "VIDIOC_STREAMON", &type)
@@ -113,7 +116,8 @@ final class CaptureStream {
         let slot = buffers[Int(buffer.index)]
         let used = min(Int(buffer.bytesused == 0 ? UInt32(slot.length) : buffer.bytesused), slot.length)
         let timestamp = UInt64(buffer.timestamp.tv_sec) * 1_000_000_000 + UInt64(buffer.timestamp.tv_usec) * 1000
-        let held = DriverBuffer(stream: serial, index: Int(buffer.index), bytes: UnsafeRawBufferPointer(start: slot.address, count: used))
+        let held = DriverBuffer(stream: serial, index: Int(buffer.index), bytes: UnsafeRawBufferPointer(start: slot.address, count: used),
+                                page: lender == nil ? nil : pageIndices[Int(buffer.index)])
         return (held, timestamp)
     }
 

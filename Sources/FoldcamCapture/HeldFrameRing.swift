@@ -11,6 +11,17 @@ struct DriverBuffer: @unchecked Sendable {
     let stream: UInt64
     let index: Int
     let bytes: UnsafeRawBufferPointer
+    /// The loopback page it is, when its stream captures into the loopback's pages (zero-copy).
+    var page: Int?
+
+    init(stream: UInt64, index: Int, bytes: UnsafeRawBufferPointer, page: Int? = nil) {
+        self.stream = stream
+        self.index = index
+        self.bytes = bytes
+        self.page = page
+    }
+
+    var id: BufferID { BufferID(stream: stream, index: index) }
 
     func isSame(as other: DriverBuffer) -> Bool { stream == other.stream && index == other.index }
 }
@@ -93,23 +104,49 @@ struct HeldFrameRing {
         return released(evicted)
     }
 
-    /// Records a write of `bytes` with a copy of its own (reusing the evicted entry's storage
-    /// when it has one). Returns the buffers no longer needed.
+    /// Records a write of `bytes` with a copy of its own, into the evicted entry's storage when
+    /// it has one of the right size. The storage is moved out of the slot before the write (the
+    /// evicted entry must not keep a second reference to it): otherwise the write would copy
+    /// the whole array first, a fresh allocation per frame (issue 29).
+    /// Returns the buffers no longer needed.
     mutating func append(copying bytes: UnsafeRawBufferPointer, timestamp: UInt64, source: String?) -> [DriverBuffer] {
         let count = byteCount
         precondition(bytes.count >= count, "frame shorter than its format")
-        let evicted = slots[next]
-        slots[next] = nil  // release the slot's reference so the copy below writes in place
-        var storage: [UInt8]
-        if let evicted, case let .owned(reused) = evicted.pixels, reused.count == count {
-            storage = reused
+        var storage: [UInt8] = []
+        var evictedBuffer: DriverBuffer?
+        if let evicted = slots[next] {
+            switch evicted.pixels {
+            case let .held(buffer): evictedBuffer = buffer
+            case .owned: storage = takeOwnedStorage(at: next)
+            }
+        }
+        slots[next] = nil
+        if storage.count == count {
             storage.withUnsafeMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes[0..<count])) }
         } else {
             storage = Array(bytes[0..<count])
         }
         slots[next] = Entry(timestamp: timestamp, source: source, pixels: .owned(storage))
         next = (next + 1) % slots.count
-        return released(evicted)
+        guard let evictedBuffer, !isHeld(evictedBuffer) else { return [] }
+        return [evictedBuffer]
+    }
+
+    /// Moves an owned entry's bytes out of `slot`, leaving the slot empty and the array's only
+    /// reference with the caller.
+    private mutating func takeOwnedStorage(at slot: Int) -> [UInt8] {
+        guard var entry = slots[slot] else { return [] }
+        slots[slot] = nil
+        guard case let .owned(bytes) = entry.pixels else { return [] }
+        entry.pixels = .owned([])
+        return bytes
+    }
+
+    /// Where an owned entry keeps its bytes (nil for a held buffer or an empty slot): for tests
+    /// that a reused slot is written in place.
+    func ownedStorageAddress(slot: Int) -> UnsafeRawPointer? {
+        guard let entry = slots[slot], case let .owned(bytes) = entry.pixels else { return nil }
+        return bytes.withUnsafeBytes { $0.baseAddress }
     }
 
     /// The frame whose timestamp is nearest `timestamp`, if one is at most `span` from it. A

@@ -10,10 +10,13 @@ import FoldcamV4L2
 /// v4l2loopback 0.12.7's write() fills buffer `write_position % used_buffers`, which may be one
 /// a camera is capturing into.
 ///
+/// I/O only: who has which page, and which page a write goes to, is `ForwardingPolicy`'s.
 /// Confined to the producer thread. Its pages stay mapped until it goes, which the producer
 /// lets happen only after every stream capturing into them stopped (STREAMOFF, REQBUFS 0).
 final class MappedLoopback {
     struct Page {
+        /// Its index among the loopback's buffers.
+        let index: Int
         let address: UnsafeMutableRawPointer
         let length: Int
         /// Its offset in the device (VIDIOC_QUERYBUF), which tells it from the others.
@@ -22,12 +25,8 @@ final class MappedLoopback {
 
     private let device: V4L2Device
     let pages: [Page]
-    private(set) var book: LoopbackPageBook
     let frameBytes: Int
     let bytesPerLine: Int
-    /// The version of the daemon's own frame the shown page holds, if it holds one: repeating
-    /// an unchanged frame queues the same page again rather than copying it again.
-    private var shownOwnVersion: UInt64?
 
     /// Maps the output buffers of `output`, or says why the copy path runs instead.
     ///
@@ -71,7 +70,7 @@ final class MappedLoopback {
             if case let .copy(reason) = ForwardingPlan.outputPath(granted: distinct) { return .failure(reason) }
             for index in 0..<count {
                 let address = try device.mapBuffer(length: lengths[index], offset: Int(offsets[index]), index: UInt32(index))
-                pages.append(Page(address: address, length: lengths[index], offset: offsets[index]))
+                pages.append(Page(index: index, address: address, length: lengths[index], offset: offsets[index]))
             }
         } catch {
             for page in pages { Syscall.unmap(page.address, length: page.length) }
@@ -98,64 +97,34 @@ final class MappedLoopback {
         return buffer.m.offset == pages[pages.count - 1].offset
     }
 
-    /// Whether a camera opened now would get pages.
-    var canLend: Bool {
-        var trial = book
-        if case .success = trial.lend(to: .max) { return true }
-        return false
-    }
-
     private init(device: V4L2Device, pages: [Page], frameBytes: Int, bytesPerLine: Int) {
         self.device = device
         self.pages = pages
         self.frameBytes = frameBytes
         self.bytesPerLine = bytesPerLine
-        book = LoopbackPageBook(count: pages.count)
     }
 
     deinit {
         for page in pages { Syscall.unmap(page.address, length: page.length) }
     }
 
-    /// Pages for a camera to capture into, keyed by `lender`; nil (and why) when none can go.
-    func lend(to lender: UInt64) -> Result<LentPages, ForwardingFallback> {
-        book.lend(to: lender).map { indices in
-            LentPages(lender: lender, pages: indices.map { pages[$0] }, bytesPerLine: bytesPerLine, frameBytes: frameBytes)
-        }
+    /// The pages `ForwardingPolicy` lent to `lender`, for the setup thread that starts its stream.
+    func lending(_ indices: [Int], to lender: UInt64) -> LentPages {
+        LentPages(lender: lender, pages: indices.map { pages[$0] }, bytesPerLine: bytesPerLine, frameBytes: frameBytes)
     }
 
-    func cancel(lender: UInt64) { book.cancel(stream: lender) }
-    func retire(lender: UInt64) { book.retire(stream: lender) }
-    func stopped(lender: UInt64) { book.stopped(stream: lender) }
-
-    /// Queues the page a camera captured into (`address`, a lent page) to the loopback as it is.
-    func publish(lent address: UnsafeRawPointer) throws(SystemCallError) {
-        guard let index = pages.firstIndex(where: { UnsafeRawPointer($0.address) == address }) else {
-            preconditionFailure("a lent capture buffer that is no loopback page")
+    /// Carries out a write `ForwardingPolicy` placed; `bytes`: the daemon's frame, for a copy.
+    func perform(_ publish: ForwardingPolicy.PagePublish, copying bytes: UnsafeRawBufferPointer? = nil) throws(SystemCallError) {
+        switch publish {
+        case let .queue(page):
+            try queue(page)
+        case let .copyInto(page):
+            guard let bytes else { preconditionFailure("a copy into a loopback page with nothing to copy") }
+            pages[page].address.copyMemory(from: bytes.baseAddress!, byteCount: min(bytes.count, frameBytes))
+            try queue(page)
+        case .nothing:
+            break
         }
-        try queue(index)
-        shownOwnVersion = nil
-    }
-
-    /// Copies a frame of the daemon's own (`version` names its content; nil: always copy) into a
-    /// free page and queues that. False when no page was free: the shown page is then queued
-    /// again, so readers still get a frame every tick (the last one, as on any switch) and never
-    /// a gap, e.g. while a camera is reopened into the pages (they are lent from the moment it
-    /// is asked to open; the frame kept from its previous stream is the one shown).
-    @discardableResult
-    func publish(copying bytes: UnsafeRawBufferPointer, version: UInt64?) throws(SystemCallError) -> Bool {
-        if let version, version == shownOwnVersion, let shown = book.shown {
-            try queue(shown)
-            return true
-        }
-        guard let index = book.pageForOwnFrame() else {
-            if let shown = book.shown { try queue(shown) }
-            return false
-        }
-        pages[index].address.copyMemory(from: bytes.baseAddress!, byteCount: min(bytes.count, frameBytes))
-        try queue(index)
-        shownOwnVersion = version
-        return true
     }
 
     private func queue(_ index: Int) throws(SystemCallError) {
@@ -165,7 +134,6 @@ final class MappedLoopback {
         buffer.memory = cv4l2_MEMORY_MMAP
         buffer.bytesused = UInt32(frameBytes)
         try device.control(cv4l2_VIDIOC_QBUF, "VIDIOC_QBUF(output)", &buffer)
-        book.show(index)
     }
 }
 

@@ -42,10 +42,10 @@ struct OutputFrame {
 
     /// Shows a dequeued driver buffer, as it is, from now on. Returns the buffers let go.
     /// `lent`: the buffer is a loopback page the camera captured into (zero-copy).
-    mutating func hold(_ buffer: DriverBuffer, camera: String, inRing: Bool, lent: Bool = false) -> [DriverBuffer] {
+    mutating func hold(_ buffer: DriverBuffer, camera: String, inRing: Bool, lent: Bool = false) -> ReleasedBuffers {
         precondition(buffer.bytes.count >= byteCount, "driver buffer shorter than a frame")
         shown = (buffer, camera, inRing, lent)
-        return frames.show(buffer)
+        return ReleasedBuffers(frames.show(buffer))
     }
 
     /// Turns a camera's capture in the loopback page it was captured into (zero-copy with a
@@ -53,7 +53,7 @@ struct OutputFrame {
     /// and back into the page (a turn cannot read and write the same bytes), so the page's
     /// bookkeeping is the zero-copy one: the turned frame never goes into a page another camera
     /// is lent, and needs no free page of the daemon's own (four are all v4l2loopback gives).
-    mutating func turnAndHold(_ buffer: DriverBuffer, camera: String, transform: FrameTransform.Operation) -> [DriverBuffer] {
+    mutating func turnAndHold(_ buffer: DriverBuffer, camera: String, transform: FrameTransform.Operation) -> ReleasedBuffers {
         let count = byteCount
         precondition(buffer.bytes.count >= count, "driver buffer shorter than a frame")
         if scratch.count != count { scratch = [UInt8](repeating: 0, count: count) }
@@ -68,7 +68,7 @@ struct OutputFrame {
 
     /// Shows a copy of a driver buffer's frame, turned by `transform` on the way (the only
     /// copy). Returns the buffers let go.
-    mutating func copy(_ bytes: UnsafeRawBufferPointer, timestamp: UInt64, camera: String, transform: FrameTransform.Operation) -> [DriverBuffer] {
+    mutating func copy(_ bytes: UnsafeRawBufferPointer, timestamp: UInt64, camera: String, transform: FrameTransform.Operation) -> ReleasedBuffers {
         let count = byteCount
         precondition(bytes.count >= count, "driver buffer shorter than a frame")
         let input = UnsafeBufferPointer(start: bytes.baseAddress!.assumingMemoryBound(to: UInt8.self), count: count)
@@ -86,7 +86,7 @@ struct OutputFrame {
     }
 
     /// Shows `source` (a generated frame), turned by `transform`. Returns the buffers let go.
-    mutating func set(_ source: VideoFrame, transform: FrameTransform.Operation) -> [DriverBuffer] {
+    mutating func set(_ source: VideoFrame, transform: FrameTransform.Operation) -> ReleasedBuffers {
         if transform == .identity {
             frame = source
         } else {
@@ -117,48 +117,52 @@ struct OutputFrame {
         }
     }
 
-    /// Queues the frame shown to a mapped loopback: a loopback page the camera filled as it is,
-    /// anything else copied into a free page (an unchanged own frame only once). False when no
-    /// page was free for a copy: the loopback keeps showing what it showed.
-    func publish(to loopback: MappedLoopback) throws(SystemCallError) -> Bool {
+    /// Queues the frame shown to a mapped loopback, on the page `policy` picks: a loopback page
+    /// the camera filled as it is, anything else copied into a free page (an unchanged own frame
+    /// only once). False when no page was free for a copy: the loopback keeps showing what it
+    /// showed.
+    func publish(to loopback: MappedLoopback, policy: inout ForwardingPolicy) throws(SystemCallError) -> Bool {
+        if let shown, shown.lent, let page = shown.buffer.page {
+            try loopback.perform(policy.publishLent(page: page))
+            return true
+        }
+        let (publish, published) = policy.publishOwn(version: shown == nil ? version : nil)
         if let shown {
-            if shown.lent {
-                try loopback.publish(lent: UnsafeRawPointer(shown.buffer.bytes.baseAddress!))
-                return true
+            try loopback.perform(publish, copying: UnsafeRawBufferPointer(rebasing: shown.buffer.bytes[0..<byteCount]))
+        } else {
+            let outcome = frame.bytes.withUnsafeBytes { bytes -> SystemCallError? in
+                do throws(SystemCallError) { try loopback.perform(publish, copying: bytes) } catch { return error }
+                return nil
             }
-            return try loopback.publish(copying: UnsafeRawBufferPointer(rebasing: shown.buffer.bytes[0..<byteCount]), version: nil)
+            if let outcome { throw outcome }
         }
-        let version = version
-        let outcome = frame.bytes.withUnsafeBytes { bytes -> Result<Bool, SystemCallError> in
-            do throws(SystemCallError) { return .success(try loopback.publish(copying: bytes, version: version)) } catch { return .failure(error) }
-        }
-        return try outcome.get()
+        return published
     }
 
     /// Records in the snapshot ring that the frame shown was written at `now`. Returns the
     /// buffers let go (the one the ring's oldest entry held, unless newer entries hold it).
-    mutating func record(at now: UInt64) -> [DriverBuffer] {
+    mutating func record(at now: UInt64) -> ReleasedBuffers {
         frame.timestamp = now
         guard let shown else {
-            return frame.bytes.withUnsafeBytes { frames.append(copying: $0, timestamp: now, source: frame.source) }
+            return ReleasedBuffers(frame.bytes.withUnsafeBytes { frames.append(copying: $0, timestamp: now, source: frame.source) })
         }
         if shown.lent {
             // A loopback page: copied at the ring's own lower rate (`lentRingInterval`).
             if let last = lastRingCopy, now >= last, now - last < Self.lentRingInterval {
                 // Not copied: a snapshot copies it from the page while it is still shown.
                 frames.noteShownWrite(timestamp: now, source: shown.camera)
-                return []
+                return .none
             }
             lastRingCopy = now
         }
-        return shown.inRing
+        return ReleasedBuffers(shown.inRing
             ? frames.append(held: shown.buffer, timestamp: now, source: shown.camera)
-            : frames.append(copying: UnsafeRawBufferPointer(rebasing: shown.buffer.bytes[0..<byteCount]), timestamp: now, source: shown.camera)
+            : frames.append(copying: UnsafeRawBufferPointer(rebasing: shown.buffer.bytes[0..<byteCount]), timestamp: now, source: shown.camera))
     }
 
-    private mutating func showOwnFrame() -> [DriverBuffer] {
-        guard shown != nil else { return [] }
+    private mutating func showOwnFrame() -> ReleasedBuffers {
+        guard shown != nil else { return .none }
         shown = nil
-        return frames.show(nil)
+        return ReleasedBuffers(frames.show(nil))
     }
 }

@@ -230,15 +230,15 @@ final class FakeBuffers {
         let frames = Self.frames()
         let start = VideoFrame(format: .yuyv, width: FakeBuffers.width, height: FakeBuffers.height, filledWith: YUV(y: 1, u: 2, v: 3))
         var output = OutputFrame(start, frames: frames)
-        #expect(output.hold(buffers[0], camera: "inner", inRing: true).isEmpty)
-        _ = output.record(at: 100)
+        #expect(output.hold(buffers[0], camera: "inner", inRing: true).take().isEmpty)
+        _ = output.record(at: 100).take()
         // Held, not copied: the ring sees what is in the buffer now.
         buffers.fill(0, with: 6)
         #expect(frames.nearest(to: 100)?.bytes.first == 6)
         output.keep(stream: buffers.stream)
         #expect(output.shown == nil)
         buffers.fill(0, with: 7)  // unmapped, in effect: the output must not read it any more
-        _ = output.record(at: 200)
+        _ = output.record(at: 200).take()
         let repeated = frames.nearest(to: 200)
         #expect(repeated?.bytes.first == 6)
         #expect(repeated?.source == "inner")
@@ -250,12 +250,13 @@ final class FakeBuffers {
         let frames = Self.frames()
         let start = VideoFrame(format: .yuyv, width: FakeBuffers.width, height: FakeBuffers.height, filledWith: YUV(y: 1, u: 2, v: 3))
         var output = OutputFrame(start, frames: frames)
-        _ = output.hold(buffers[0], camera: "inner", inRing: true)
+        _ = output.hold(buffers[0], camera: "inner", inRing: true).take()
         // Y0 U Y1 V, Y0 U Y1 V: turned by 180° the rows and the pixels in each swap.
         let raw: [UInt8] = [10, 128, 20, 128, 30, 128, 40, 128]
-        let released = raw.withUnsafeBytes { output.copy($0, timestamp: 7, camera: "outer", transform: .init(rotation: 180)) }
-        #expect(HeldFrameRingTests.indices(released) == [0])  // the ring never held it
-        _ = output.record(at: 300)
+        var released = ReleasedBuffers.none
+        raw.withUnsafeBytes { released.merge(output.copy($0, timestamp: 7, camera: "outer", transform: .init(rotation: 180))) }
+        #expect(released.take().map(\.index) == [0])  // the ring never held it
+        _ = output.record(at: 300).take()
         #expect(frames.nearest(to: 300)?.bytes == [40, 128, 30, 128, 20, 128, 10, 128])
         #expect(frames.nearest(to: 300)?.source == "outer")
     }
@@ -269,11 +270,11 @@ final class FakeBuffers {
         let start = VideoFrame(format: .yuyv, width: FakeBuffers.width, height: FakeBuffers.height, filledWith: YUV(y: 1, u: 2, v: 3))
         var output = OutputFrame(start, frames: frames)
         buffers.fill(1, with: 99)
-        _ = output.hold(buffers[1], camera: "outer", inRing: false, lent: true)
+        _ = output.hold(buffers[1], camera: "outer", inRing: false, lent: true).take()
         let raw: [UInt8] = [10, 128, 20, 128, 30, 128, 40, 128]
         raw.withUnsafeBytes { UnsafeMutableRawPointer(mutating: buffers[0].bytes.baseAddress!).copyMemory(from: $0.baseAddress!, byteCount: raw.count) }
         let released = output.turnAndHold(buffers[0], camera: "outer", transform: .init(rotation: 180))
-        #expect(HeldFrameRingTests.indices(released) == [1])
+        #expect(released.take().map(\.index) == [1])
         #expect(output.showsLentBuffer)
         #expect(output.shown?.buffer.index == 0)
         #expect(Array(buffers[0].bytes) == [40, 128, 30, 128, 20, 128, 10, 128])

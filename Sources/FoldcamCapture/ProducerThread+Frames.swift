@@ -1,0 +1,95 @@
+import FoldcamCore
+import FoldcamPlatform
+import FoldcamVideo
+
+/// Camera frames, from the driver's queue to the output frame, on the producer thread.
+extension ProducerThread {
+    func drain(_ camera: String) {
+        guard let stream = streams[camera] else { return }
+        if let error = readFrames(from: stream, camera: camera) {
+            fail(camera, reason: Self.reason(error), message: "\(error)")
+        }
+    }
+
+    /// Takes every frame the driver has ready and uses the newest; the error that stopped it,
+    /// if any. Older ones go straight back: only the newest would be written, and turning every
+    /// frame of a backlog (a stream's first moments, a slow turn) could keep this thread from
+    /// its output ticks for as long as frames keep coming.
+    private func readFrames(from stream: CaptureStream, camera: String) -> SystemCallError? {
+        do {
+            var newest: (buffer: DriverBuffer, timestamp: UInt64)?
+            while let filled = try stream.dequeue() {
+                if let older = newest { try stream.requeue(older.buffer.index) }
+                newest = filled
+            }
+            guard let newest else { return nil }
+            if !delivered.contains(camera) {
+                delivered.insert(camera)
+                producer.events.post(.firstFrame(camera: camera))
+            }
+            try use(newest.buffer, timestamp: newest.timestamp, from: stream, camera: camera)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Shows a dequeued frame of `camera`, or gives it straight back. The fed camera's frame is
+    /// held and shown as it is when it needs no turn (and the stream has buffers to spare), else
+    /// copied, turned on the way; other cameras' (pre-warmed) and short frames go straight back.
+    private func use(_ buffer: DriverBuffer, timestamp: UInt64, from stream: CaptureStream, camera: String) throws(SystemCallError) {
+        let c = configuration
+        let frameBytes = c.format.byteCount(width: c.width, height: c.height)
+        let transform = FrameTransform.Operation(rotation: hardwareFlip ? 0 : effectiveRotation(rotation), mirror: c.mirror)
+        shared.put(camera, bytes: buffer.bytes, count: frameBytes, timestamp: timestamp, flipped: hardwareFlip && camera == feeding)
+        guard camera == feeding, buffer.bytes.count >= frameBytes else {
+            return try stream.requeue(buffer.index)
+        }
+        if stream.lender != nil {
+            // A loopback page: shown as it is, or turned in place first (a software turn). The
+            // page shown until now goes back to the camera one frame later (`showLent`).
+            let released = transform == .identity
+                ? frame.hold(buffer, camera: camera, inRing: false, lent: true)
+                : frame.turnAndHold(buffer, camera: camera, transform: transform)
+            streams.giveBack(ReleasedBuffers(ids: policy.showLent(released: released.take())))
+            freshTurned = transform != .identity
+        } else if transform == .identity && stream.bufferCount >= VirtualCameraProducer.buffersBeyondRing {
+            let inRing = stream.bufferCount >= producer.frames.capacity + VirtualCameraProducer.buffersBeyondRing
+            streams.giveBack(frame.hold(buffer, camera: camera, inRing: inRing))
+            freshTurned = false
+        } else {
+            streams.giveBack(frame.copy(buffer.bytes, timestamp: timestamp, camera: camera, transform: transform))
+            try stream.requeue(buffer.index)
+            freshTurned = false
+        }
+        fresh = true
+    }
+
+    /// Quarter turns fit only a square output; otherwise the turn is left to the reader (the
+    /// daemon publishes captureRotation) and only 180° is applied.
+    func effectiveRotation(_ rotation: Int) -> Int {
+        let c = configuration
+        if rotation == 90 || rotation == 270 { return c.width == c.height ? rotation : 0 }
+        return rotation
+    }
+
+    /// The fed camera, when it is synthetic, draws a frame per tick; synthetic cameras being
+    /// warmed up deliver at once.
+    func tickSynthetic(now: UInt64) {
+        if let feeding, let raw = synthetic[feeding] {
+            var copy = raw
+            copy.timestamp = now
+            let c = configuration
+            streams.giveBack(frame.set(copy, transform: .init(rotation: hardwareFlip ? 0 : effectiveRotation(rotation), mirror: c.mirror)))
+            fresh = true
+            if !delivered.contains(feeding) {
+                delivered.insert(feeding)
+                producer.events.post(.firstFrame(camera: feeding))
+            }
+        }
+        for camera in synthetic.keys where !delivered.contains(camera) {
+            delivered.insert(camera)
+            producer.events.post(.firstFrame(camera: camera))
+        }
+    }
+}

@@ -1,0 +1,240 @@
+import FoldcamCore
+import FoldcamPlatform
+import FoldcamVideo
+
+/// The producer's thread: the loop and the output tick. What streams where is
+/// `ForwardingPolicy`'s; starting and stopping streams is `CameraStreams`'; commands, frames and
+/// shared feeds are in the `ProducerThread+*.swift` extensions.
+///
+/// `@unchecked Sendable` only to be handed to the thread it runs on: everything here is
+/// confined to that thread after `start()`.
+final class ProducerThread: @unchecked Sendable {
+    let producer: VirtualCameraProducer
+    let configuration: VirtualCameraProducer.Configuration
+    var output: LoopbackOutput?
+    /// The loopback's mapped output buffers when the zero-copy path runs (then nothing is
+    /// write()n to `output`); nil on the copy path.
+    var mapped: MappedLoopback?
+    /// Pages a degraded mapping still lends to cameras: kept mapped until shutdown.
+    var abandoned: MappedLoopback?
+    var policy: ForwardingPolicy
+    let streams: CameraStreams
+    /// The stream whose first zero-copy frame was reported last.
+    var announcedZeroCopy: UInt64?
+    /// Whether the last tick's frame reached the loopback (a mapped one may have had no free
+    /// page for a copy).
+    var published = true
+    var synthetic: [String: VideoFrame] = [:]
+    /// Cameras shared with other virtual cameras, hosted here or fed from elsewhere.
+    var shared = SharedFeeds()
+    var delivered: Set<String> = []
+    var feeding: String? { policy.feeding }
+    var rotation = 0
+    var hardwareFlip = false
+    var frame: OutputFrame
+    /// Drawn once: switching to it is then a copy, not a drawing.
+    let unavailable: VideoFrame
+    let idleFrame: VideoFrame
+    /// False while idle, and until the first command: no output ticks, the thread sleeps
+    /// until a command comes (the daemon first learns whether anyone reads the loopback).
+    var ticking = false
+    /// The idle frame is shown: after writing it once, ticks stop.
+    var idling = false
+    var fresh = false
+    /// The fresh frame was turned in its loopback page (`OutputFrame.turnAndHold`): queued
+    /// without a copy of the daemon's own page, but copied by the turn, so not zero-copy.
+    var freshTurned = false
+    var lastWrite: UInt64 = 0
+    /// Reused by every poll() so the loop does not allocate.
+    var pollList = PollSet()
+    var polledCameras: [String] = []
+
+    init(producer: VirtualCameraProducer) {
+        self.producer = producer
+        let c = producer.configuration
+        configuration = c
+        unavailable = SyntheticFrames.unavailableFrame(format: c.format, width: c.width, height: c.height, timestamp: 0)
+        let idleFrame = SyntheticFrames.idleFrame(format: c.format, width: c.width, height: c.height, timestamp: 0)
+        self.idleFrame = idleFrame
+        frame = OutputFrame(idleFrame, frames: producer.frames)
+        streams = CameraStreams(setup: producer.setup)
+        policy = ForwardingPolicy()
+    }
+
+    func run() {
+        let c = configuration
+        do {
+            try streams.startSetupThread()
+        } catch {
+            // Cameras still work; their starts and stops then delay output ticks.
+            producer.events.post(.degraded(message: "no capture setup thread (\(error)); cameras start on the producer thread"))
+        }
+        if let node = c.outputNode {
+            do {
+                let output = try LoopbackOutput(node: node, format: c.format, width: c.width, height: c.height, fps: c.fps)
+                self.output = output
+                mapOutput(output)
+                producer.events.post(.outputReady)
+            } catch {
+                producer.events.post(.outputFailed(message: "\(error)"))
+            }
+        }
+        let interval = UInt64(1e9 / c.fps)
+        var nextTick = MonotonicClock.nanoseconds
+        // The mailboxes are read only when poll() says something was posted: in steady
+        // streaming the loop wakes once per frame, for the tick, and makes no other calls.
+        var posted = (commands: true, results: true)
+        while true {
+            if posted.commands {
+                for command in producer.commands.drain() {
+                    if !handle(command) {
+                        shutdown()
+                        return
+                    }
+                }
+            }
+            if posted.results {
+                for result in streams.results.drain() { receive(result) }
+            }
+            let now = MonotonicClock.nanoseconds
+            if !ticking {
+                nextTick = now
+            } else if now >= nextTick {
+                // The fed camera is read at the tick, not when its frame arrives: its newest
+                // frame is written then either way, and the thread wakes once per frame.
+                if let feeding, streams[feeding] != nil { drain(feeding) }
+                tick(now: now)
+                nextTick += interval
+                if nextTick < now { nextTick = now + interval }  // fell behind: do not burst
+                // Idle: the frame just written stays in the loopback; no more ticks. (On
+                // the zero-copy path it may have found no free page yet, while the camera
+                // just closed gives its pages back: then it is tried at the next tick.)
+                if idling && published { ticking = false }
+            }
+            posted = waitForInput(until: ticking ? nextTick : nil)
+        }
+    }
+
+    /// Sleeps in poll() until a command or a setup result is posted, a camera that is not fed
+    /// (a pre-warmed one, one starting) has a frame or fails, or the next tick comes. The fed
+    /// camera is not polled: its frames are taken at the tick, and its failures show there, in
+    /// DQBUF; polling it would take the driver's queue lock every pass (vb2_fop_poll), which
+    /// the driver's own thread holds while it fills a buffer. Says which mailboxes have
+    /// something.
+    private func waitForInput(until deadline: UInt64?) -> (commands: Bool, results: Bool) {
+        let now = MonotonicClock.nanoseconds
+        // nil: idle, nothing to write; sleep until a command, a result or a camera event.
+        let timeout = deadline.map { $0 > now ? Int32(min(1000, ($0 - now + 999_999) / 1_000_000)) : 0 } ?? -1
+        pollList.removeAll()
+        pollList.append(producer.commands.descriptor.rawValue)
+        pollList.append(streams.results.descriptor.rawValue)
+        let first = pollList.count
+        polledCameras.removeAll(keepingCapacity: true)
+        for (camera, stream) in streams.all where camera != feeding || !ticking {
+            polledCameras.append(camera)
+            pollList.append(stream.descriptor, readable: camera != feeding)
+        }
+        // poll fails only for a bad set (a bug): then this wait is just a short one.
+        guard let ready = try? pollList.wait(timeoutMilliseconds: timeout), ready > 0 else { return (false, false) }
+        let posted = (commands: pollList.events(at: 0).any, results: pollList.events(at: 1).any)
+        for (index, camera) in polledCameras.enumerated() {
+            let events = pollList.events(at: first + index)
+            guard events.any else { continue }
+            if events.failed && !events.readable {
+                fail(camera, reason: .unplugged, message: "\(streams[camera]?.camera ?? camera): device went away")
+                continue
+            }
+            drain(camera)
+        }
+        return posted
+    }
+
+    func tick(now: UInt64) {
+        tickShared(now: now)
+        tickSynthetic(now: now)
+        // One QUERYBUF per tick tells whether a reader shrank the loopback (`stillDistinct`).
+        decide(.tick(loopbackDistinct: mapped?.stillDistinct() ?? true))
+        published = true
+        if let output {
+            do {
+                if let mapped {
+                    published = try frame.publish(to: mapped, policy: &policy)
+                } else {
+                    try frame.write(to: output)
+                }
+            } catch {
+                producer.events.post(.outputFailed(message: "\(error)"))
+                self.output = nil
+            }
+        }
+        let zeroCopy = frame.showsLentBuffer && fresh && !freshTurned && mapped != nil
+        if zeroCopy, let camera = feeding, let stream = streams[camera], announcedZeroCopy != stream.serial {
+            announcedZeroCopy = stream.serial
+            producer.events.post(.firstZeroCopyFrame(camera: camera))
+        }
+        streams.giveBack(frame.record(at: now))
+        decide(.written(shown: frame.cameraShown))
+        let wasFresh = fresh
+        fresh = false
+        let interval = lastWrite == 0 ? 0 : now - lastWrite
+        lastWrite = now
+        producer.statistics.withLock { stats in
+            stats.framesWritten += 1
+            if wasFresh { stats.framesFromCameras += 1 } else { stats.repeatedFrames += 1 }
+            if zeroCopy { stats.zeroCopyFrames += 1 }
+            stats.longestInterval = max(stats.longestInterval, interval)
+        }
+    }
+
+    /// Maps the loopback's output buffers when the config and the drivers allow zero-copy,
+    /// and says which path runs and why.
+    private func mapOutput(_ output: LoopbackOutput) {
+        let c = configuration
+        var path = ForwardingPlan.outputPath(setting: c.forwarding, mirror: c.mirror)
+        if path == .zeroCopy {
+            switch MappedLoopback.map(output) {
+            case let .success(loopback):
+                mapped = loopback
+                decide(.mapped(pages: loopback.pages.count))
+            case let .failure(reason):
+                path = .copy(reason)
+            }
+        }
+        producer.events.post(.forwarding(camera: nil, path: path))
+    }
+
+    /// Hands `event` to the policy and carries out what it decides.
+    func decide(_ event: ForwardingPolicy.Event, arrived: CaptureStreamTransfer? = nil) {
+        let shared = shared
+        apply(policy.handle(event) { shared.isHosted($0) }, arrived: arrived)
+    }
+
+    /// Carries out the policy's actions, in order. `arrived`: the stream an `.opened` result
+    /// brought, which `.adopt` or `.discard` is about.
+    private func apply(_ actions: [ForwardingPolicy.Action], arrived: CaptureStreamTransfer? = nil) {
+        for action in actions {
+            switch action {
+            case let .start(camera, node, ticket, pages):
+                let lending = pages.flatMap { pages in mapped.map { $0.lending(pages, to: ticket) } }
+                streams.start(camera, node: node, ticket: ticket, lending: lending)
+            case let .retire(camera):
+                streams.retire(camera) { frame.keep(stream: $0.serial) }
+            case let .adopt(camera, _):
+                guard let arrived else { continue }
+                streams.adopt(camera, arrived)
+                if camera == feeding { orientFedStream() }
+            case .discard:
+                if let arrived { streams.discard(arrived) }
+            case .openFailed:
+                continue  // `receive` reports it: it has the error
+            case let .report(camera, path):
+                producer.events.post(.forwarding(camera: camera, path: path))
+            case .abandonMapping:
+                // A reader made v4l2loopback use fewer buffers than the pages: from now on
+                // frames are write()n. Streams capturing into pages keep them until they stop.
+                abandoned = mapped
+                mapped = nil
+            }
+        }
+    }
+}
