@@ -1,4 +1,3 @@
-import CV4L2
 import FoldcamPlatform
 import FoldcamV4L2
 import FoldcamVideo
@@ -27,7 +26,8 @@ final class CaptureStream {
     private(set) var lender: UInt64?
     /// The loopback page each slot captures into, when lent.
     private var pageIndices: [Int] = []
-    private var memory: UInt32 { lender == nil ? cv4l2_MEMORY_MMAP : cv4l2_MEMORY_USERPTR }
+    private var mappedQueue: V4L2BufferQueue<V4L2Capture, V4L2Mapped> { device.queue(V4L2Capture.self, V4L2Mapped.self) }
+    var lentQueue: V4L2BufferQueue<V4L2Capture, V4L2UserPointer> { device.queue(V4L2Capture.self, V4L2UserPointer.self) }
 
     var descriptor: Int32 { device.pollDescriptor }
     /// How many buffers the driver granted (it may give fewer, or more, than asked).
@@ -43,52 +43,32 @@ final class CaptureStream {
         self.width = width
         self.height = height
         device = try V4L2Device(node: node, access: .kernel, nonBlocking: true)
-        canFlip = ((try? device.hasControl(cv4l2_CID_HFLIP, name: "V4L2_CID_HFLIP")) ?? false) && ((try? device.hasControl(cv4l2_CID_VFLIP, name: "V4L2_CID_VFLIP")) ?? false)
-
-        var requested = v4l2_format()
-        requested.type = cv4l2_BUF_TYPE_VIDEO_CAPTURE
-        requested.fmt.pix.width = UInt32(width)
-        requested.fmt.pix.height = UInt32(height)
-        requested.fmt.pix.pixelformat = format.fourCC.rawValue
-        requested.fmt.pix.field = cv4l2_FIELD_NONE
-        try device.control(cv4l2_VIDIOC_S_FMT, "VIDIOC_S_FMT", &requested)
-        guard requested.fmt.pix.width == UInt32(width), requested.fmt.pix.height == UInt32(height),
-              requested.fmt.pix.pixelformat == format.fourCC.rawValue else {
-            throw SystemCallError("VIDIOC_S_FMT \(format.rawValue) \(width)x\(height) (device offered \(requested.fmt.pix.width)x\(requested.fmt.pix.height))", .invalidArgument, subject: node)
+        canFlip = device.canFlip()
+        let negotiated = try device.setFormat(V4L2Capture.self, fourCC: format.fourCC, width: width, height: height)
+        guard negotiated.width == width, negotiated.height == height, negotiated.fourCC == format.fourCC else {
+            throw SystemCallError("VIDIOC_S_FMT \(format.rawValue) \(width)x\(height) (device offered \(negotiated.width)x\(negotiated.height))", .invalidArgument, subject: node)
         }
-        var parameters = v4l2_streamparm()
-        parameters.type = cv4l2_BUF_TYPE_VIDEO_CAPTURE
-        parameters.parm.capture.timeperframe = v4l2_fract(numerator: 1000, denominator: UInt32((fps * 1000).rounded()))
         // Not every driver takes a rate (a TV input has its standard's): best effort.
-        _ = try? device.control(cv4l2_VIDIOC_S_PARM, "VIDIOC_S_PARM", &parameters)
+        try? device.setFrameRate(V4L2Capture.self, fps: fps)
 
         if let lending {
             lender = lending.lender
             buffers = lending.pages.map { ($0.address, $0.length) }
             pageIndices = lending.pages.map(\.index)
-            try Self.lend(lending, to: device, negotiated: requested)
-            var type = Int32(cv4l2_BUF_TYPE_VIDEO_CAPTURE)
-            try device.control(cv4l2_VIDIOC_STREAMON, "VIDIOC_STREAMON", &type)
+            try Self.lend(lending, to: lentQueue, negotiated: negotiated)
+            try lentQueue.streamOn()
             streaming = true
             return
         }
-        var request = v4l2_requestbuffers()
-        request.count = bufferCount
-        request.type = cv4l2_BUF_TYPE_VIDEO_CAPTURE
-        request.memory = cv4l2_MEMORY_MMAP
-        try device.control(cv4l2_VIDIOC_REQBUFS, "VIDIOC_REQBUFS", &request)
-        for index in 0..<request.count {
-            var buffer = v4l2_buffer()
-            buffer.index = index
-            buffer.type = cv4l2_BUF_TYPE_VIDEO_CAPTURE
-            buffer.memory = cv4l2_MEMORY_MMAP
-            try device.control(cv4l2_VIDIOC_QUERYBUF, "VIDIOC_QUERYBUF", &buffer)
-            let address = try device.mapBuffer(length: Int(buffer.length), offset: Int(buffer.m.offset), index: index)
-            buffers.append((address, Int(buffer.length)))
-            try device.control(cv4l2_VIDIOC_QBUF, "VIDIOC_QBUF", &buffer)
+        let queue = mappedQueue
+        let granted = try queue.request(Int(bufferCount))
+        for index in 0..<granted {
+            let place = try queue.query(index)
+            let address = try queue.map(index, at: place)
+            buffers.append((address, place.length))
+            try queue.queue(index)
         }
-        var type = Int32(cv4l2_BUF_TYPE_VIDEO_CAPTURE)
-        try device.control(cv4l2_VIDIOC_STREAMON, "VIDIOC_STREAMON", &type)
+        try queue.streamOn()
         streaming = true
     }
 
@@ -97,54 +77,39 @@ final class CaptureStream {
     /// Turns the sensor by 180° with its flip controls; false when it has none.
     func setFlipped(_ flipped: Bool) -> Bool {
         guard canFlip else { return false }
-        do {
-            try device.setControl(cv4l2_CID_HFLIP, flipped ? 1 : 0, name: "V4L2_CID_HFLIP")
-            try device.setControl(cv4l2_CID_VFLIP, flipped ? 1 : 0, name: "V4L2_CID_VFLIP")
-            return true
-        } catch {
-            return false
-        }
+        return (try? device.setFlipped(flipped)) != nil
     }
 
     /// Takes the next filled buffer from the driver, which leaves it alone until `requeue`; nil
     /// when no frame is ready. Its memory stays valid until `stop()`.
     func dequeue() throws(SystemCallError) -> (buffer: DriverBuffer, timestamp: UInt64)? {
-        var buffer = v4l2_buffer()
-        buffer.type = cv4l2_BUF_TYPE_VIDEO_CAPTURE
-        buffer.memory = memory
-        guard try device.control(cv4l2_VIDIOC_DQBUF, "VIDIOC_DQBUF", &buffer, unlessFailingWith: [.wouldBlock]) else { return nil }
-        let slot = buffers[Int(buffer.index)]
-        let used = min(Int(buffer.bytesused == 0 ? UInt32(slot.length) : buffer.bytesused), slot.length)
-        let timestamp = UInt64(buffer.timestamp.tv_sec) * 1_000_000_000 + UInt64(buffer.timestamp.tv_usec) * 1000
-        let held = DriverBuffer(stream: serial, index: Int(buffer.index), bytes: UnsafeRawBufferPointer(start: slot.address, count: used),
-                                page: lender == nil ? nil : pageIndices[Int(buffer.index)])
-        return (held, timestamp)
+        guard let filled = try lender == nil ? mappedQueue.dequeue() : lentQueue.dequeue() else { return nil }
+        let slot = buffers[filled.index]
+        let used = min(filled.bytesUsed == 0 ? slot.length : filled.bytesUsed, slot.length)
+        let held = DriverBuffer(stream: serial, index: filled.index, bytes: UnsafeRawBufferPointer(start: slot.address, count: used),
+                                page: lender == nil ? nil : pageIndices[filled.index])
+        return (held, filled.timestamp)
     }
 
     /// Gives a dequeued buffer back to the driver to fill again.
     func requeue(_ index: Int) throws(SystemCallError) {
-        if lender != nil { return try Self.requeue(slot: index, page: buffers[index], on: device) }
-        var buffer = v4l2_buffer()
-        buffer.type = cv4l2_BUF_TYPE_VIDEO_CAPTURE
-        buffer.memory = cv4l2_MEMORY_MMAP
-        buffer.index = UInt32(index)
-        try device.control(cv4l2_VIDIOC_QBUF, "VIDIOC_QBUF", &buffer)
+        if lender != nil { return try lentQueue.queue(index, memory: buffers[index].address, length: buffers[index].length) }
+        try mappedQueue.queue(index)
     }
 
     func stop() {
         if streaming {
-            var type = Int32(cv4l2_BUF_TYPE_VIDEO_CAPTURE)
-            _ = try? device.control(cv4l2_VIDIOC_STREAMOFF, "VIDIOC_STREAMOFF", &type)
+            try? mappedQueue.streamOff()
             streaming = false
         }
         if lender != nil {
             // The pages are the loopback's: the driver lets go of them (unpins), nobody unmaps.
-            Self.release(device)
+            lentQueue.release()
         } else if !buffers.isEmpty {
             for buffer in buffers { Syscall.unmap(buffer.address, length: buffer.length) }
             // Frees the driver's buffers now, not at close: the same camera can be opened again
             // at once (reopened into loopback pages) while this descriptor is still open.
-            Self.release(device, memory: cv4l2_MEMORY_MMAP)
+            mappedQueue.release()
         }
         buffers.removeAll()
     }

@@ -1,4 +1,3 @@
-import CV4L2
 import FoldcamPlatform
 import FoldcamV4L2
 import FoldcamVideo
@@ -36,10 +35,7 @@ public final class LoopbackOutput {
             }
         }
         self.device = device
-        var parameters = v4l2_streamparm()
-        parameters.type = cv4l2_BUF_TYPE_VIDEO_OUTPUT
-        parameters.parm.output.timeperframe = v4l2_fract(numerator: 1000, denominator: UInt32((fps * 1000).rounded()))
-        _ = try? device.control(cv4l2_VIDIOC_S_PARM, "VIDIOC_S_PARM (output)", &parameters)
+        try? device.setFrameRate(V4L2Output.self, fps: fps)
         let controls = device.controlIDs()
         for (name, value) in [("keep_format", Int32(1)), ("sustain_framerate", 1)] {
             if let id = controls[name] { try? device.setControl(id, value, name: name) }
@@ -49,17 +45,10 @@ public final class LoopbackOutput {
     /// S_FMT on the output side; returns what the driver settled on (v4l2loopback answers with
     /// the kept format, without an error, when one is already negotiated).
     private static func setFormat(_ wanted: LoopbackFormat, on device: V4L2Device) throws(SystemCallError) -> LoopbackFormat {
-        var requested = v4l2_format()
-        requested.type = cv4l2_BUF_TYPE_VIDEO_OUTPUT
-        requested.fmt.pix.width = UInt32(wanted.width)
-        requested.fmt.pix.height = UInt32(wanted.height)
-        requested.fmt.pix.pixelformat = wanted.fourCC.rawValue
-        requested.fmt.pix.field = cv4l2_FIELD_NONE
-        requested.fmt.pix.bytesperline = UInt32(wanted.format.bytesPerLine(width: wanted.width))
-        requested.fmt.pix.sizeimage = UInt32(wanted.format.byteCount(width: wanted.width, height: wanted.height))
-        requested.fmt.pix.colorspace = cv4l2_COLORSPACE_SRGB
-        try device.control(cv4l2_VIDIOC_S_FMT, "VIDIOC_S_FMT (output)", &requested)
-        return LoopbackFormat(fourCC: FourCC(rawValue: requested.fmt.pix.pixelformat), width: Int(requested.fmt.pix.width), height: Int(requested.fmt.pix.height))
+        let settled = try device.setFormat(V4L2Output.self, fourCC: wanted.fourCC, width: wanted.width, height: wanted.height,
+                                           bytesPerLine: wanted.format.bytesPerLine(width: wanted.width),
+                                           frameBytes: wanted.format.byteCount(width: wanted.width, height: wanted.height), sRGB: true)
+        return LoopbackFormat(fourCC: settled.fourCC, width: settled.width, height: settled.height)
     }
 
     /// Writes one whole frame (v4l2loopback takes frames through write()).

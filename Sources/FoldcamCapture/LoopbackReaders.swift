@@ -1,4 +1,3 @@
-import CV4L2
 import FoldcamPlatform
 import FoldcamV4L2
 
@@ -37,7 +36,7 @@ public final class LoopbackReaders {
 
     /// The client-usage event's type: since v0.13 (V4L2_EVENT_PRIVATE_START + 0x08E00000 + 1),
     /// and before it, in the 0.12 builds that had it (V4L2_EVENT_PRIVATE_START).
-    public static let eventTypes: [UInt32] = [cv4l2_EVENT_PRIVATE_START + 0x08E0_0000 + 1, cv4l2_EVENT_PRIVATE_START]
+    public static let eventTypes: [UInt32] = [V4L2Device.privateEventStart + 0x08E0_0000 + 1, V4L2Device.privateEventStart]
     /// How long an opener must stay before it counts, with the opener-counting methods.
     public static let openerSettle: UInt64 = 150_000_000
 

@@ -1,4 +1,3 @@
-import CV4L2
 import FoldcamV4L2
 
 /// What an earlier producer may leave behind on a v4l2loopback device, and how the next one
@@ -14,12 +13,12 @@ enum LoopbackState {
     static func openForOutput(_ node: String) throws -> V4L2Device {
         let device = try V4L2Device(node: node, access: .kernel, nonBlocking: false)
         let info = try device.identity()
-        guard info.driver == V4L2Device.loopbackDriverName, info.capabilities & cv4l2_CAP_VIDEO_OUTPUT == 0 else { return device }
+        guard info.driver == V4L2Device.loopbackDriverName, info.capabilities & V4L2Device.outputCapability == 0 else { return device }
         claimOutputSide(node)
         // QUERYCAP is where the module refreshes the capabilities the V4L2 core checks
         // VIDIOC_S_FMT(OUTPUT) against.
         let refreshed = try device.identity()
-        guard refreshed.capabilities & cv4l2_CAP_VIDEO_OUTPUT != 0 else {
+        guard refreshed.capabilities & V4L2Device.outputCapability != 0 else {
             throw LoopbackError(node: node, problem: "offers no output side even after reclaiming it; is another producer writing to it? (foldcamd must be its only producer)")
         }
         return device
@@ -29,8 +28,7 @@ enum LoopbackState {
     /// lack of buffers; closing it hands the output side back.
     private static func claimOutputSide(_ node: String) {
         guard let opener = try? V4L2Device(node: node, access: .kernel, nonBlocking: true) else { return }
-        var type = Int32(cv4l2_BUF_TYPE_VIDEO_OUTPUT)
-        _ = try? opener.control(cv4l2_VIDIOC_STREAMON, "VIDIOC_STREAMON (output)", &type)
+        try? opener.queue(V4L2Output.self, V4L2Mapped.self).streamOn()
         opener.close()
     }
 

@@ -1,4 +1,3 @@
-import CV4L2
 import FoldcamPlatform
 import FoldcamV4L2
 
@@ -23,7 +22,7 @@ final class MappedLoopback {
         let offset: UInt32
     }
 
-    private let device: V4L2Device
+    private let queue: V4L2BufferQueue<V4L2Output, V4L2Mapped>
     let pages: [Page]
     let frameBytes: Int
     let bytesPerLine: Int
@@ -35,56 +34,40 @@ final class MappedLoopback {
     /// flags, so a reader that is streaming already (a restarted daemon) would fail its next
     /// VIDIOC_DQBUF with EINVAL until the buffers are mapped again.
     static func map(_ output: LoopbackOutput) -> Result<MappedLoopback, ForwardingFallback> {
-        let device = output.device
+        let queue = output.device.queue(V4L2Output.self, V4L2Mapped.self)
         let count = ForwardingPlan.wantedLoopbackBuffers
-        var probe = Self.bufferQuery(0)
-        if (try? device.control(cv4l2_VIDIOC_QUERYBUF, "VIDIOC_QUERYBUF(output)", &probe)) == nil {
-            var request = v4l2_requestbuffers()
-            request.count = UInt32(count)
-            request.type = cv4l2_BUF_TYPE_VIDEO_OUTPUT
-            request.memory = cv4l2_MEMORY_MMAP
+        if (try? queue.query(0)) == nil {
+            let granted: Int
             do {
-                try device.control(cv4l2_VIDIOC_REQBUFS, "VIDIOC_REQBUFS(output, MMAP)", &request)
+                granted = try queue.request(count)
             } catch {
                 return .failure(.loopbackRefused("\(error)"))
             }
-            if case let .copy(reason) = ForwardingPlan.outputPath(granted: Int(request.count)) { return .failure(reason) }
+            if case let .copy(reason) = ForwardingPlan.outputPath(granted: granted) { return .failure(reason) }
         }
         var pages: [Page] = []
         do {
-            var type = Int32(cv4l2_BUF_TYPE_VIDEO_OUTPUT)
-            try device.control(cv4l2_VIDIOC_STREAMON, "VIDIOC_STREAMON(output)", &type)
-            var offsets: [UInt32] = []
-            var lengths: [Int] = []
+            try queue.streamOn()
+            var places: [V4L2BufferPlace] = []
             for index in 0..<count {
-                var buffer = Self.bufferQuery(UInt32(index))
-                try device.control(cv4l2_VIDIOC_QUERYBUF, "VIDIOC_QUERYBUF(output)", &buffer)
-                guard Int(buffer.length) >= output.frameBytes else {
-                    throw SystemCallError("VIDIOC_QUERYBUF(output): buffer of \(buffer.length) bytes for \(output.frameBytes)-byte frames", .invalidArgument, subject: output.node)
+                let place = try queue.query(index)
+                guard place.length >= output.frameBytes else {
+                    throw SystemCallError("VIDIOC_QUERYBUF(output): buffer of \(place.length) bytes for \(output.frameBytes)-byte frames", .invalidArgument, subject: output.node)
                 }
-                offsets.append(buffer.m.offset)
-                lengths.append(Int(buffer.length))
+                places.append(place)
             }
             // 0.12.7 answers an index beyond the buffers it uses with one it does use.
-            let distinct = Set(offsets).count
+            let distinct = Set(places.map(\.offset)).count
             if case let .copy(reason) = ForwardingPlan.outputPath(granted: distinct) { return .failure(reason) }
-            for index in 0..<count {
-                let address = try device.mapBuffer(length: lengths[index], offset: Int(offsets[index]), index: UInt32(index))
-                pages.append(Page(index: index, address: address, length: lengths[index], offset: offsets[index]))
+            for (index, place) in places.enumerated() {
+                let address = try queue.map(index, at: place)
+                pages.append(Page(index: index, address: address, length: place.length, offset: place.offset))
             }
         } catch {
             for page in pages { Syscall.unmap(page.address, length: page.length) }
             return .failure(.loopbackRefused("\(error)"))
         }
-        return .success(MappedLoopback(device: device, pages: pages, frameBytes: output.frameBytes, bytesPerLine: output.bytesPerLine))
-    }
-
-    private static func bufferQuery(_ index: UInt32) -> v4l2_buffer {
-        var buffer = v4l2_buffer()
-        buffer.index = index
-        buffer.type = cv4l2_BUF_TYPE_VIDEO_OUTPUT
-        buffer.memory = cv4l2_MEMORY_MMAP
-        return buffer
+        return .success(MappedLoopback(device: output.device, pages: pages, frameBytes: output.frameBytes, bytesPerLine: output.bytesPerLine))
     }
 
     /// Whether the loopback still uses every page as its own buffer. A reader that asks
@@ -92,13 +75,12 @@ final class MappedLoopback {
     /// then a page beyond it would be queued as another one (the index wraps), which a camera
     /// may be capturing into. One QUERYBUF per frame tells.
     func stillDistinct() -> Bool {
-        var buffer = Self.bufferQuery(UInt32(pages.count - 1))
-        guard (try? device.control(cv4l2_VIDIOC_QUERYBUF, "VIDIOC_QUERYBUF(output)", &buffer)) != nil else { return false }
-        return buffer.m.offset == pages[pages.count - 1].offset
+        guard let place = try? queue.query(pages.count - 1) else { return false }
+        return place.offset == pages[pages.count - 1].offset
     }
 
     private init(device: V4L2Device, pages: [Page], frameBytes: Int, bytesPerLine: Int) {
-        self.device = device
+        queue = device.queue(V4L2Output.self, V4L2Mapped.self)
         self.pages = pages
         self.frameBytes = frameBytes
         self.bytesPerLine = bytesPerLine
@@ -128,12 +110,7 @@ final class MappedLoopback {
     }
 
     private func queue(_ index: Int) throws(SystemCallError) {
-        var buffer = v4l2_buffer()
-        buffer.index = UInt32(index)
-        buffer.type = cv4l2_BUF_TYPE_VIDEO_OUTPUT
-        buffer.memory = cv4l2_MEMORY_MMAP
-        buffer.bytesused = UInt32(frameBytes)
-        try device.control(cv4l2_VIDIOC_QBUF, "VIDIOC_QBUF(output)", &buffer)
+        try queue.queue(index, bytesUsed: frameBytes)
     }
 }
 
