@@ -11,8 +11,8 @@ final class CameraStreams {
     private let setup: CaptureStreamSetup
     /// nil when the system refused the thread: requests then run on the producer thread.
     private var setupThread: OSThread?
-    private var byCamera: [String: CaptureStream] = [:]
-    private var bySerial: [UInt64: CaptureStream] = [:]
+    private var byCamera: [String: any CameraSource] = [:]
+    private var bySerial: [UInt64: any CameraSource] = [:]
 
     init(setup: CaptureStreamSetup) {
         self.setup = setup
@@ -25,10 +25,10 @@ final class CameraStreams {
 
     var results: Mailbox<CaptureStreamSetup.Result> { setup.results }
 
-    subscript(camera: String) -> CaptureStream? { byCamera[camera] }
+    subscript(camera: String) -> (any CameraSource)? { byCamera[camera] }
 
     /// Every stream by camera (for the poll set).
-    var all: [String: CaptureStream] { byCamera }
+    var all: [String: any CameraSource] { byCamera }
 
     /// Asks the setup thread to open `node` for `camera`, into `lending` when given.
     func start(_ camera: String, node: String, ticket: UInt64, lending: LentPages?) {
@@ -44,7 +44,7 @@ final class CameraStreams {
     /// Hands the camera's stream, if it has one, to the setup thread to stop; nothing here
     /// references it afterwards. `beforeHandover` runs first (the producer copies a frame of it
     /// still shown: the setup thread copies the ring's).
-    func retire(_ camera: String, beforeHandover: (CaptureStream) -> Void) {
+    func retire(_ camera: String, beforeHandover: (any CameraSource) -> Void) {
         guard let stream = byCamera.removeValue(forKey: camera) else { return }
         bySerial[stream.serial] = nil
         beforeHandover(stream)

@@ -4,13 +4,13 @@ import Synchronization
 
 /// A capture stream on its way from one thread to another.
 ///
-/// `@unchecked Sendable` because a `CaptureStream` is not thread-safe, but it is never shared:
+/// `@unchecked Sendable` because a camera source is not thread-safe, but it is never shared:
 /// it belongs to one thread at a time and this box is how it changes hands. The sender posts
 /// the box and keeps no use of the stream afterwards (it drops it from its tables), so only the
 /// receiver touches it from then on. The stream shares nothing with anything else: its
 /// descriptor and mmap'ed buffers are its own.
 struct CaptureStreamTransfer: @unchecked Sendable {
-    let stream: CaptureStream
+    let stream: any CameraSource
 }
 
 /// The virtual camera's device setup thread: the blocking parts of a camera stream's life, so
@@ -44,10 +44,8 @@ final class CaptureStreamSetup: Sendable {
 
     let requests: Mailbox<Request>
     let results: Mailbox<Result>
-    private let format: PixelFormat
-    private let width: Int
-    private let height: Int
-    private let fps: Double
+    private let mode: StreamMode
+    private let opener: any CameraSourceOpener
     private let bufferCount: UInt32
     /// The producer's snapshot ring, which may hold buffers of a stream about to stop.
     private let frames: HeldFrames?
@@ -56,11 +54,11 @@ final class CaptureStreamSetup: Sendable {
 
     /// `bufferCount`: the driver buffers each stream asks for (enough for the producer to hold
     /// a snapshot ring's worth of them).
-    init(format: PixelFormat, width: Int, height: Int, fps: Double, bufferCount: UInt32 = 4, frames: HeldFrames? = nil) throws(SystemCallError) {
-        self.format = format
-        self.width = width
-        self.height = height
-        self.fps = fps
+    /// `opener`: how cameras are opened (V4L2 unless a test's).
+    init(format: PixelFormat, width: Int, height: Int, fps: Double, bufferCount: UInt32 = 4, frames: HeldFrames? = nil,
+         opener: any CameraSourceOpener = V4L2CameraOpener()) throws(SystemCallError) {
+        mode = StreamMode(format: format, width: width, height: height, fps: fps)
+        self.opener = opener
         self.bufferCount = bufferCount
         self.frames = frames
         requests = try Mailbox()
@@ -99,7 +97,7 @@ final class CaptureStreamSetup: Sendable {
             var path: ForwardingPath?
             if let lending {
                 do {
-                    let stream = try CaptureStream(camera: camera, node: node, format: format, width: width, height: height, fps: fps, lending: lending)
+                    let stream = try opener.open(camera: camera, node: node, mode: mode, bufferCount: bufferCount, lending: lending)
                     results.post(.opened(camera: camera, ticket: ticket, CaptureStreamTransfer(stream: stream), path: .zeroCopy))
                     return true
                 } catch {
@@ -109,7 +107,7 @@ final class CaptureStreamSetup: Sendable {
                 }
             }
             do {
-                let stream = try CaptureStream(camera: camera, node: node, format: format, width: width, height: height, fps: fps, bufferCount: bufferCount)
+                let stream = try opener.open(camera: camera, node: node, mode: mode, bufferCount: bufferCount, lending: nil)
                 results.post(.opened(camera: camera, ticket: ticket, CaptureStreamTransfer(stream: stream), path: path))
             } catch {
                 results.post(.failed(camera: camera, ticket: ticket, error))

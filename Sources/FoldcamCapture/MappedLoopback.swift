@@ -96,7 +96,7 @@ final class MappedLoopback {
     }
 
     /// Carries out a write `ForwardingPolicy` placed; `bytes`: the daemon's frame, for a copy.
-    func perform(_ publish: ForwardingPolicy.PagePublish, copying bytes: UnsafeRawBufferPointer? = nil) throws(SystemCallError) {
+    func perform(_ publish: ForwardingPolicy.PagePublish, copying bytes: UnsafeRawBufferPointer?) throws(SystemCallError) {
         switch publish {
         case let .queue(page):
             try queue(page)

@@ -108,6 +108,12 @@ struct OutputFrame {
         _ = frames.show(nil)
     }
 
+    /// The bytes of the frame shown, for a sink that copies them out.
+    func withShownBytes<R>(_ body: (UnsafeRawBufferPointer) -> R) -> R {
+        if let shown { return body(UnsafeRawBufferPointer(rebasing: shown.buffer.bytes[0..<byteCount])) }
+        return frame.bytes.withUnsafeBytes(body)
+    }
+
     /// Writes the frame shown to the loopback.
     func write(to output: LoopbackOutput) throws(SystemCallError) {
         if let shown {
@@ -121,9 +127,9 @@ struct OutputFrame {
     /// the camera filled as it is, anything else copied into a free page (an unchanged own frame
     /// only once). False when no page was free for a copy: the loopback keeps showing what it
     /// showed.
-    func publish(to loopback: MappedLoopback, policy: inout ForwardingPolicy) throws(SystemCallError) -> Bool {
+    func publish(to loopback: some PagedFrameSink, policy: inout ForwardingPolicy) throws(SystemCallError) -> Bool {
         if let shown, shown.lent, let page = shown.buffer.page {
-            try loopback.perform(policy.publishLent(page: page))
+            try loopback.perform(policy.publishLent(page: page), copying: nil)
             return true
         }
         let (publish, published) = policy.publishOwn(version: shown == nil ? version : nil)

@@ -106,12 +106,12 @@ extension ProducerThread {
 
     /// Stops every stream, those still starting included, before reporting `.stopped`.
     func shutdown() {
-        output = nil
+        writer = nil
         shared.endAll(message: "the virtual camera that streamed it stopped")
         decide(.shutdown)
         streams.finish()
         // Every stream that captured into the loopback's pages has stopped: unmap them.
-        mapped = nil
+        paged = nil
         abandoned = nil
         producer.events.post(.stopped)
     }

@@ -15,7 +15,7 @@ extension ProducerThread {
     /// if any. Older ones go straight back: only the newest would be written, and turning every
     /// frame of a backlog (a stream's first moments, a slow turn) could keep this thread from
     /// its output ticks for as long as frames keep coming.
-    private func readFrames(from stream: CaptureStream, camera: String) -> SystemCallError? {
+    private func readFrames(from stream: any CameraSource, camera: String) -> SystemCallError? {
         do {
             var newest: (buffer: DriverBuffer, timestamp: UInt64)?
             while let filled = try stream.dequeue() {
@@ -37,7 +37,7 @@ extension ProducerThread {
     /// Shows a dequeued frame of `camera`, or gives it straight back. The fed camera's frame is
     /// held and shown as it is when it needs no turn (and the stream has buffers to spare), else
     /// copied, turned on the way; other cameras' (pre-warmed) and short frames go straight back.
-    private func use(_ buffer: DriverBuffer, timestamp: UInt64, from stream: CaptureStream, camera: String) throws(SystemCallError) {
+    private func use(_ buffer: DriverBuffer, timestamp: UInt64, from stream: any CameraSource, camera: String) throws(SystemCallError) {
         let c = configuration
         let frameBytes = c.format.byteCount(width: c.width, height: c.height)
         let transform = FrameTransform.Operation(rotation: hardwareFlip ? 0 : effectiveRotation(rotation), mirror: c.mirror)

@@ -11,12 +11,13 @@ import FoldcamVideo
 final class ProducerThread: @unchecked Sendable {
     let producer: VirtualCameraProducer
     let configuration: VirtualCameraProducer.Configuration
-    var output: LoopbackOutput?
-    /// The loopback's mapped output buffers when the zero-copy path runs (then nothing is
-    /// write()n to `output`); nil on the copy path.
-    var mapped: MappedLoopback?
+    /// Where frames are written (the loopback by write()); nil without output.
+    var writer: (any FrameSink)?
+    /// The sink's own pages when the zero-copy path runs (then frames go there, not to
+    /// `writer`); nil on the copy path.
+    var paged: (any PagedFrameSink)?
     /// Pages a degraded mapping still lends to cameras: kept mapped until shutdown.
-    var abandoned: MappedLoopback?
+    var abandoned: (any PagedFrameSink)?
     var policy: ForwardingPolicy
     let streams: CameraStreams
     /// The stream whose first zero-copy frame was reported last.
@@ -69,10 +70,16 @@ final class ProducerThread: @unchecked Sendable {
             // Cameras still work; their starts and stops then delay output ticks.
             producer.events.post(.degraded(message: "no capture setup thread (\(error)); cameras start on the producer thread"))
         }
-        if let node = c.outputNode {
+        if let sink = producer.sink {
+            writer = sink.sink
+            paged = sink.sink as? any PagedFrameSink
+            if let paged { decide(.mapped(pages: paged.pageCount)) }
+            producer.events.post(.forwarding(camera: nil, path: paged == nil ? .copy(.configured) : .zeroCopy))
+            producer.events.post(.outputReady)
+        } else if let node = c.outputNode {
             do {
                 let output = try LoopbackOutput(node: node, format: c.format, width: c.width, height: c.height, fps: c.fps)
-                self.output = output
+                writer = output
                 mapOutput(output)
                 producer.events.post(.outputReady)
             } catch {
@@ -153,21 +160,20 @@ final class ProducerThread: @unchecked Sendable {
         tickShared(now: now)
         tickSynthetic(now: now)
         // One QUERYBUF per tick tells whether a reader shrank the loopback (`stillDistinct`).
-        decide(.tick(loopbackDistinct: mapped?.stillDistinct() ?? true))
+        decide(.tick(loopbackDistinct: paged?.stillDistinct() ?? true))
         published = true
-        if let output {
+        if let sink = paged ?? writer {
             do {
-                if let mapped {
-                    published = try frame.publish(to: mapped, policy: &policy)
-                } else {
-                    try frame.write(to: output)
-                }
+                published = try sink.send(frame, policy: &policy)
             } catch {
                 producer.events.post(.outputFailed(message: "\(error)"))
-                self.output = nil
+                // Nothing goes out any more; pages cameras capture into stay mapped.
+                if let paged { abandoned = paged }
+                writer = nil
+                paged = nil
             }
         }
-        let zeroCopy = frame.showsLentBuffer && fresh && !freshTurned && mapped != nil
+        let zeroCopy = frame.showsLentBuffer && fresh && !freshTurned && paged != nil
         if zeroCopy, let camera = feeding, let stream = streams[camera], announcedZeroCopy != stream.serial {
             announcedZeroCopy = stream.serial
             producer.events.post(.firstZeroCopyFrame(camera: camera))
@@ -194,7 +200,7 @@ final class ProducerThread: @unchecked Sendable {
         if path == .zeroCopy {
             switch MappedLoopback.map(output) {
             case let .success(loopback):
-                mapped = loopback
+                paged = loopback
                 decide(.mapped(pages: loopback.pages.count))
             case let .failure(reason):
                 path = .copy(reason)
@@ -215,7 +221,7 @@ final class ProducerThread: @unchecked Sendable {
         for action in actions {
             switch action {
             case let .start(camera, node, ticket, pages):
-                let lending = pages.flatMap { pages in mapped.map { $0.lending(pages, to: ticket) } }
+                let lending = pages.flatMap { pages in paged.map { $0.lending(pages, to: ticket) } }
                 streams.start(camera, node: node, ticket: ticket, lending: lending)
             case let .retire(camera):
                 streams.retire(camera) { frame.keep(stream: $0.serial) }
@@ -232,8 +238,8 @@ final class ProducerThread: @unchecked Sendable {
             case .abandonMapping:
                 // A reader made v4l2loopback use fewer buffers than the pages: from now on
                 // frames are write()n. Streams capturing into pages keep them until they stop.
-                abandoned = mapped
-                mapped = nil
+                abandoned = paged
+                paged = nil
             }
         }
     }

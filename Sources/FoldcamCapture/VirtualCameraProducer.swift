@@ -94,6 +94,8 @@ public final class VirtualCameraProducer: Sendable {
     let setup: CaptureStreamSetup
     let frames: HeldFrames
     let statistics = Mutex(Statistics())
+    /// A sink of a test's instead of the loopback (`outputNode` is then not opened).
+    let sink: SinkTransfer?
 
     public struct Statistics: Sendable {
         public var framesWritten = 0
@@ -109,8 +111,14 @@ public final class VirtualCameraProducer: Sendable {
         public var sharedFramesTaken = 0
     }
 
-    public init(configuration: Configuration, ringSpan: UInt64 = 500_000_000) throws(SystemCallError) {
+    public convenience init(configuration: Configuration, ringSpan: UInt64 = 500_000_000) throws(SystemCallError) {
+        try self.init(configuration: configuration, ringSpan: ringSpan, sink: nil, cameras: V4L2CameraOpener())
+    }
+
+    /// With a sink and cameras of a test's (`FrameSink`, `CameraSourceOpener`).
+    init(configuration: Configuration, ringSpan: UInt64 = 500_000_000, sink: (any FrameSink)?, cameras: any CameraSourceOpener) throws(SystemCallError) {
         self.configuration = configuration
+        self.sink = sink.map(SinkTransfer.init)
         events = try Mailbox()
         commands = try Mailbox()
         let frames = HeldFrames(span: ringSpan, fps: configuration.fps, format: configuration.format, width: configuration.width, height: configuration.height)
@@ -119,7 +127,7 @@ public final class VirtualCameraProducer: Sendable {
         // output on top and two left queued for the driver to fill meanwhile.
         setup = try CaptureStreamSetup(
             format: configuration.format, width: configuration.width, height: configuration.height, fps: configuration.fps,
-            bufferCount: UInt32(frames.capacity + Self.buffersBeyondRing), frames: frames)
+            bufferCount: UInt32(frames.capacity + Self.buffersBeyondRing), frames: frames, opener: cameras)
     }
 
     /// Driver buffers a stream needs besides the ring's: the shown one, two for the driver.

@@ -1,0 +1,144 @@
+@testable import FoldcamCapture
+import FoldcamPlatform
+import FoldcamVideo
+import Synchronization
+
+/// A camera of the test's own (`CameraSource`): a frame every 20 ms (a timerfd, which is also
+/// what poll() waits on), filled with the camera's byte. Into buffers of its own, or into the pages a `FakePagedSink` lent it.
+/// Counts the buffers it has lent out, so a test sees every one come back.
+final class FakeCamera: CameraSource, @unchecked Sendable {
+    let camera: String
+    let serial: UInt64
+    let lender: UInt64?
+    let value: UInt8
+    private let slots: [UnsafeMutableRawBufferPointer]
+    private let ownsMemory: Bool
+    private var queued: [Int]
+    private let clock: Timer
+    private let log: FakeCameraLog
+
+    init(camera: String, value: UInt8, bytes: Int, count: Int, lending: LentPages?, serial: UInt64, log: FakeCameraLog) {
+        self.camera = camera
+        self.value = value
+        self.serial = serial
+        self.log = log
+        if let lending {
+            lender = lending.lender
+            slots = lending.pages.map { UnsafeMutableRawBufferPointer(start: $0.address, count: $0.length) }
+            ownsMemory = false
+        } else {
+            lender = nil
+            slots = (0..<count).map { _ in UnsafeMutableRawBufferPointer.allocate(byteCount: bytes, alignment: 16) }
+            ownsMemory = true
+        }
+        queued = Array(slots.indices)
+        clock = try! Timer()
+        try! clock.schedule(after: .milliseconds(20), repeating: .milliseconds(20))
+    }
+
+    deinit {
+        if ownsMemory { for slot in slots { slot.deallocate() } }
+    }
+
+    var bufferCount: Int { slots.count }
+    var descriptor: Int32 { clock.descriptor.rawValue }
+    func setFlipped(_ flipped: Bool) -> Bool { false }
+
+    func dequeue() throws(SystemCallError) -> (buffer: DriverBuffer, timestamp: UInt64)? {
+        guard !queued.isEmpty, clock.acknowledge() > 0 else { return nil }
+        let index = queued.removeFirst()
+        slots[index].initializeMemory(as: UInt8.self, repeating: value)
+        log.lent(camera, 1)
+        let page = lender == nil ? nil : index
+        return (DriverBuffer(stream: serial, index: index, bytes: UnsafeRawBufferPointer(slots[index]), page: page), MonotonicClock.nanoseconds)
+    }
+
+    func requeue(_ index: Int) throws(SystemCallError) {
+        precondition(!queued.contains(index), "\(camera): buffer \(index) given back twice")
+        queued.append(index)
+        log.lent(camera, -1)
+    }
+
+    func stop() {
+        clock.cancel()
+        log.stopped(camera, lent: lender != nil)
+    }
+}
+
+/// What the fake cameras did, read by the test from its own thread.
+final class FakeCameraLog: Sendable {
+    struct State {
+        var outstanding: [String: Int] = [:]
+        var opened: [(camera: String, lent: Bool)] = []
+        var stops: [(camera: String, lent: Bool)] = []
+    }
+
+    let state = Mutex(State())
+
+    func lent(_ camera: String, _ change: Int) { state.withLock { $0.outstanding[camera, default: 0] += change } }
+    func stopped(_ camera: String, lent: Bool) { state.withLock { $0.stops.append((camera, lent)) } }
+    func opened(_ camera: String, lent: Bool) { state.withLock { $0.opened.append((camera, lent)) } }
+}
+
+/// Opens `FakeCamera`s: node "/fake/N" gives a camera whose frames are all byte N.
+struct FakeCameraOpener: CameraSourceOpener {
+    let log: FakeCameraLog
+    private static let serials = Atomic<UInt64>(1 << 40)
+
+    func open(camera: String, node: String, mode: StreamMode, bufferCount: UInt32, lending: LentPages?) throws(SystemCallError) -> any CameraSource {
+        guard node.hasPrefix("/fake/"), let value = UInt8(node.dropFirst(6)) else {
+            throw SystemCallError("open", .noEntry, subject: node)
+        }
+        log.opened(camera, lent: lending != nil)
+        let bytes = mode.format.byteCount(width: mode.width, height: mode.height)
+        let serial = Self.serials.add(1, ordering: .relaxed).newValue
+        return FakeCamera(camera: camera, value: value, bytes: bytes, count: Int(bufferCount), lending: lending, serial: serial, log: log)
+    }
+}
+
+/// A sink that takes frames by copy, as v4l2loopback's write() does: records each frame's first
+/// byte.
+final class FakeWriteSink: FrameSink, @unchecked Sendable {
+    let written = Mutex<[UInt8]>([])
+
+    func send(_ frame: OutputFrame, policy: inout ForwardingPolicy) throws(SystemCallError) -> Bool {
+        let first = frame.withShownBytes { $0.first ?? 0 }
+        written.withLock { $0.append(first) }
+        return true
+    }
+}
+
+/// A sink with four pages of its own, as a mapped v4l2loopback: records the page each write
+/// queued and its first byte.
+final class FakePagedSink: PagedFrameSink, @unchecked Sendable {
+    let frameBytes: Int
+    let memory: [UnsafeMutableRawBufferPointer]
+    let queued = Mutex<[(page: Int, first: UInt8)]>([])
+
+    init(frameBytes: Int, pages: Int = ForwardingPlan.wantedLoopbackBuffers) {
+        self.frameBytes = frameBytes
+        memory = (0..<pages).map { _ in UnsafeMutableRawBufferPointer.allocate(byteCount: frameBytes, alignment: 4096) }
+    }
+
+    deinit { for page in memory { page.deallocate() } }
+
+    var pageCount: Int { memory.count }
+    func stillDistinct() -> Bool { true }
+
+    func lending(_ indices: [Int], to lender: UInt64) -> LentPages {
+        let pages = indices.map { MappedLoopback.Page(index: $0, address: memory[$0].baseAddress!, length: frameBytes, offset: UInt32($0)) }
+        return LentPages(lender: lender, pages: pages, bytesPerLine: 0, frameBytes: frameBytes)
+    }
+
+    func perform(_ publish: ForwardingPolicy.PagePublish, copying bytes: UnsafeRawBufferPointer?) throws(SystemCallError) {
+        let page: Int
+        switch publish {
+        case let .queue(queuedPage): page = queuedPage
+        case let .copyInto(copiedPage):
+            page = copiedPage
+            memory[page].copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes![0..<frameBytes]))
+        case .nothing: return
+        }
+        queued.withLock { $0.append((page, memory[page][0])) }
+    }
+}
