@@ -87,6 +87,10 @@ public enum ForwardingPlan {
     /// buffers and uses only as many as the smallest number any opener asked for; browsers and
     /// most readers ask for 4, so a fifth buffer of ours would alias the first.
     public static let wantedLoopbackBuffers = neededLoopbackBuffers
+    /// How often, in output ticks, the producer asks the loopback whether a reader made it use
+    /// fewer buffers (one VIDIOC_QUERYBUF; issue 29 counts every ioctl per frame): until it
+    /// notices, for up to this many frames, a reader can be shown a page being refilled.
+    public static let distinctCheckTicks = 5
 
     /// Whether the loopback's output side should be mapped at all, before asking the driver.
     public static func outputPath(setting: DaemonConfig.VirtualCameraForwarding, mirror: Bool) -> ForwardingPath {

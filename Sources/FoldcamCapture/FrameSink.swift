@@ -43,3 +43,26 @@ extension MappedLoopback: PagedFrameSink {
 struct SinkTransfer: @unchecked Sendable {
     let sink: any FrameSink
 }
+
+/// The v4l2loopback sink: opened for writing, and its own buffers mapped when the config and
+/// the drivers allow zero-copy (`ForwardingPlan`).
+enum LoopbackSink {
+    struct Opened {
+        let writer: any FrameSink
+        /// Set when zero-copy runs.
+        let paged: (any PagedFrameSink)?
+        /// Which path runs, and why.
+        let path: ForwardingPath
+    }
+
+    /// Throws what `LoopbackOutput.init` throws.
+    static func open(node: String, configuration c: VirtualCameraProducer.Configuration) throws -> Opened {
+        let output = try LoopbackOutput(node: node, format: c.format, width: c.width, height: c.height, fps: c.fps)
+        let path = ForwardingPlan.outputPath(setting: c.forwarding, mirror: c.mirror)
+        guard path == .zeroCopy else { return Opened(writer: output, paged: nil, path: path) }
+        switch MappedLoopback.map(output) {
+        case let .success(loopback): return Opened(writer: output, paged: loopback, path: .zeroCopy)
+        case let .failure(reason): return Opened(writer: output, paged: nil, path: .copy(reason))
+        }
+    }
+}

@@ -4,9 +4,10 @@ import FoldcamVideo
 
 /// Camera frames, from the driver's queue to the output frame, on the producer thread.
 extension ProducerThread {
-    func drain(_ camera: String) {
+    /// `atTick`: the fed camera, read at the output tick (`now`), rather than a polled one.
+    func drain(_ camera: String, atTick now: UInt64? = nil) {
         guard let stream = streams[camera] else { return }
-        if let error = readFrames(from: stream, camera: camera) {
+        if let error = readFrames(from: stream, camera: camera, atTick: now) {
             fail(camera, reason: Self.reason(error), message: "\(error)")
         }
     }
@@ -14,13 +15,17 @@ extension ProducerThread {
     /// Takes every frame the driver has ready and uses the newest; the error that stopped it,
     /// if any. Older ones go straight back: only the newest would be written, and turning every
     /// frame of a backlog (a stream's first moments, a slow turn) could keep this thread from
-    /// its output ticks for as long as frames keep coming.
-    private func readFrames(from stream: any CameraSource, camera: String) -> SystemCallError? {
+    /// its output ticks for as long as frames keep coming. At the tick, a frame captured within
+    /// the last output interval is taken as the newest without asking again: a camera at the
+    /// output's rate has no newer one, and the question would cost a DQBUF that answers EAGAIN
+    /// every frame. (A camera whose timestamps are not CLOCK_MONOTONIC is asked until EAGAIN.)
+    private func readFrames(from stream: any CameraSource, camera: String, atTick now: UInt64?) -> SystemCallError? {
         do {
             var newest: (buffer: DriverBuffer, timestamp: UInt64)?
             while let filled = try stream.dequeue() {
                 if let older = newest { try stream.requeue(older.buffer.index) }
                 newest = filled
+                if let now, filled.timestamp <= now, now - filled.timestamp < interval { break }
             }
             guard let newest else { return nil }
             if !delivered.contains(camera) {

@@ -46,6 +46,10 @@ final class ProducerThread: @unchecked Sendable {
     /// without a copy of the daemon's own page, but copied by the turn, so not zero-copy.
     var freshTurned = false
     var lastWrite: UInt64 = 0
+    /// Nanoseconds between output ticks.
+    let interval: UInt64
+    /// Ticks since the paged sink was last asked whether it still uses every page.
+    var ticksSinceDistinctCheck = 0
     /// Reused by every poll() so the loop does not allocate.
     var pollList = PollSet()
     var polledCameras: [String] = []
@@ -54,6 +58,7 @@ final class ProducerThread: @unchecked Sendable {
         self.producer = producer
         let c = producer.configuration
         configuration = c
+        interval = UInt64(1e9 / c.fps)
         unavailable = SyntheticFrames.unavailableFrame(format: c.format, width: c.width, height: c.height, timestamp: 0)
         let idleFrame = SyntheticFrames.idleFrame(format: c.format, width: c.width, height: c.height, timestamp: 0)
         self.idleFrame = idleFrame
@@ -78,15 +83,16 @@ final class ProducerThread: @unchecked Sendable {
             producer.events.post(.outputReady)
         } else if let node = c.outputNode {
             do {
-                let output = try LoopbackOutput(node: node, format: c.format, width: c.width, height: c.height, fps: c.fps)
-                writer = output
-                mapOutput(output)
+                let opened = try LoopbackSink.open(node: node, configuration: c)
+                writer = opened.writer
+                paged = opened.paged
+                if let paged { decide(.mapped(pages: paged.pageCount)) }
+                producer.events.post(.forwarding(camera: nil, path: opened.path))
                 producer.events.post(.outputReady)
             } catch {
                 producer.events.post(.outputFailed(message: "\(error)"))
             }
         }
-        let interval = UInt64(1e9 / c.fps)
         var nextTick = MonotonicClock.nanoseconds
         // The mailboxes are read only when poll() says something was posted: in steady
         // streaming the loop wakes once per frame, for the tick, and makes no other calls.
@@ -109,7 +115,7 @@ final class ProducerThread: @unchecked Sendable {
             } else if now >= nextTick {
                 // The fed camera is read at the tick, not when its frame arrives: its newest
                 // frame is written then either way, and the thread wakes once per frame.
-                if let feeding, streams[feeding] != nil { drain(feeding) }
+                if let feeding, streams[feeding] != nil { drain(feeding, atTick: now) }
                 tick(now: now)
                 nextTick += interval
                 if nextTick < now { nextTick = now + interval }  // fell behind: do not burst
@@ -159,8 +165,7 @@ final class ProducerThread: @unchecked Sendable {
     func tick(now: UInt64) {
         tickShared(now: now)
         tickSynthetic(now: now)
-        // One QUERYBUF per tick tells whether a reader shrank the loopback (`stillDistinct`).
-        decide(.tick(loopbackDistinct: paged?.stillDistinct() ?? true))
+        decide(.tick(loopbackDistinct: pagesStillDistinct()))
         published = true
         if let sink = paged ?? writer {
             do {
@@ -192,21 +197,14 @@ final class ProducerThread: @unchecked Sendable {
         }
     }
 
-    /// Maps the loopback's output buffers when the config and the drivers allow zero-copy,
-    /// and says which path runs and why.
-    private func mapOutput(_ output: LoopbackOutput) {
-        let c = configuration
-        var path = ForwardingPlan.outputPath(setting: c.forwarding, mirror: c.mirror)
-        if path == .zeroCopy {
-            switch MappedLoopback.map(output) {
-            case let .success(loopback):
-                paged = loopback
-                decide(.mapped(pages: loopback.pages.count))
-            case let .failure(reason):
-                path = .copy(reason)
-            }
-        }
-        producer.events.post(.forwarding(camera: nil, path: path))
+    /// Whether the paged sink still uses every page as its own, asked every
+    /// `ForwardingPlan.distinctCheckTicks` ticks (a QUERYBUF each time).
+    private func pagesStillDistinct() -> Bool {
+        guard let paged else { return true }
+        ticksSinceDistinctCheck += 1
+        guard ticksSinceDistinctCheck >= ForwardingPlan.distinctCheckTicks else { return true }
+        ticksSinceDistinctCheck = 0
+        return paged.stillDistinct()
     }
 
     /// Hands `event` to the policy and carries out what it decides.
