@@ -91,8 +91,6 @@ struct ForwardingPolicy {
     /// The version of the daemon's own frame the shown page holds, if it holds one.
     private var shownOwnVersion: UInt64?
     private var nextTicket: UInt64 = 0
-    /// Set for the length of one `handle`.
-    private var isHosted: (String) -> Bool = { _ in false }
 
     init() {}
 
@@ -103,15 +101,13 @@ struct ForwardingPolicy {
     var isMapped: Bool { book != nil }
 
     /// `isHosted`: whether a camera's stream feeds another virtual camera too.
-    mutating func handle(_ event: Event, isHosted: @escaping (String) -> Bool = { _ in false }) -> [Action] {
-        self.isHosted = isHosted
-        defer { self.isHosted = { _ in false } }
+    mutating func handle(_ event: Event, isHosted: (String) -> Bool = { _ in false }) -> [Action] {
         var actions: [Action] = []
         switch event {
         case let .mapped(pages):
             mapping = .mapped(LoopbackPageBook(count: pages))
         case let .open(camera, node):
-            open(camera, node: node, into: &actions)
+            open(camera, node: node, isHosted: isHosted, into: &actions)
         case let .close(camera):
             retire(camera, into: &actions)
             opening[camera]?.wanted = false
@@ -123,7 +119,7 @@ struct ForwardingPolicy {
             // the pages is reopened into its own buffers.
             guard let stream = streams[camera], stream.lent else { break }
             retire(camera, into: &actions)
-            open(camera, node: stream.node, into: &actions)
+            open(camera, node: stream.node, isHosted: isHosted, into: &actions)
         case let .opened(camera, ticket, lent, path):
             // Pages lent for an open the camera refused are free again.
             if !lent { updateBook { $0.cancel(stream: ticket) } }
@@ -148,7 +144,7 @@ struct ForwardingPolicy {
             retire(camera, into: &actions)
         case let .returned(lender, shown):
             updateBook { $0.stopped(stream: lender) }
-            reopenFedStreamIntoPages(shown: shown, into: &actions)
+            reopenFedStreamIntoPages(shown: shown, isHosted: isHosted, into: &actions)
         case let .tick(loopbackDistinct):
             if isMapped && !loopbackDistinct {
                 mapping = .abandoned
@@ -157,7 +153,7 @@ struct ForwardingPolicy {
             }
             reclaimPagesForFedStream(into: &actions)
         case let .written(shown):
-            reopenFedStreamIntoPages(shown: shown, into: &actions)
+            reopenFedStreamIntoPages(shown: shown, isHosted: isHosted, into: &actions)
         case .shutdown:
             for camera in streams.keys.sorted() { retire(camera, into: &actions) }
             opening.removeAll()
@@ -202,7 +198,7 @@ struct ForwardingPolicy {
 
     // MARK: Decisions
 
-    private mutating func open(_ camera: String, node: String, lending: Bool = true, into actions: inout [Action]) {
+    private mutating func open(_ camera: String, node: String, lending: Bool = true, isHosted: (String) -> Bool, into actions: inout [Action]) {
         if let pending = opening[camera], pending.node == node {
             // Already on its way: the same device is taken as it arrives (a second open would
             // find it busy). Under another node it is opened afresh; the stale one is discarded.
@@ -244,19 +240,19 @@ struct ForwardingPolicy {
         guard isMapped, let camera = feeding, let fed = streams[camera], !fed.lent else { return }
         for (other, stream) in streams.sorted(by: { $0.key < $1.key }) where other != camera && stream.lent {
             retire(other, into: &actions)
-            open(other, node: stream.node, lending: false, into: &actions)
+            open(other, node: stream.node, lending: false, isHosted: { _ in false }, into: &actions)
         }
     }
 
     /// The fed camera streams into its own buffers because the pages were lent to the camera it
     /// replaced: once they are back it is reopened into them. Not before a frame of it is on
     /// screen: its last frame is what repeats while it restarts.
-    private mutating func reopenFedStreamIntoPages(shown: String?, into actions: inout [Action]) {
+    private mutating func reopenFedStreamIntoPages(shown: String?, isHosted: (String) -> Bool, into actions: inout [Action]) {
         guard let camera = feeding, let stream = streams[camera], !stream.lent, canLend,
               shown == camera, opening[camera] == nil, !refusedLending.contains(stream.node),
               !isHosted(camera) else { return }
         retire(camera, into: &actions)
-        open(camera, node: stream.node, into: &actions)
+        open(camera, node: stream.node, isHosted: isHosted, into: &actions)
     }
 
     /// Whether a camera opened now would get pages.

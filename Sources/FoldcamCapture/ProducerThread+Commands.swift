@@ -64,8 +64,7 @@ extension ProducerThread {
         case let .returned(lender):
             decide(.returned(lender: lender, shown: frame.cameraShown))
         case let .failed(camera, ticket, error):
-            let shared = shared
-            for case let .openFailed(camera, report) in policy.handle(.openFailed(camera: camera, ticket: ticket), isHosted: { shared.isHosted($0) }) {
+            for case let .openFailed(camera, report) in policy.handle(.openFailed(camera: camera, ticket: ticket), isHosted: { self.shared.isHosted($0) }) {
                 self.shared.end(camera, reason: Self.reason(error), message: "\(error)")
                 // A camera closed meanwhile is no longer anybody's concern.
                 if report { producer.events.post(.failed(camera: camera, reason: Self.reason(error), message: "\(error)")) }

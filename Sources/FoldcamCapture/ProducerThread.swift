@@ -209,8 +209,7 @@ final class ProducerThread: @unchecked Sendable {
 
     /// Hands `event` to the policy and carries out what it decides.
     func decide(_ event: ForwardingPolicy.Event, arrived: CaptureStreamTransfer? = nil) {
-        let shared = shared
-        apply(policy.handle(event) { shared.isHosted($0) }, arrived: arrived)
+        apply(policy.handle(event) { self.shared.isHosted($0) }, arrived: arrived)
     }
 
     /// Carries out the policy's actions, in order. `arrived`: the stream an `.opened` result
