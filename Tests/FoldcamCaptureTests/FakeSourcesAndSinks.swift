@@ -15,6 +15,10 @@ final class FakeCamera: CameraSource, @unchecked Sendable {
     private let ownsMemory: Bool
     private var queued: [Int]
     private let clock: Timer
+    /// When the frame clock started, and how many frames it has made: a frame's timestamp is
+    /// when its interval ended, as a driver stamps a frame at its end.
+    private let started = MonotonicClock.nanoseconds
+    private var frames: UInt64 = 0
     private let log: FakeCameraLog
 
     init(camera: String, value: UInt8, bytes: Int, count: Int, lending: LentPages?, serial: UInt64, log: FakeCameraLog) {
@@ -45,12 +49,16 @@ final class FakeCamera: CameraSource, @unchecked Sendable {
     func setFlipped(_ flipped: Bool) -> Bool { false }
 
     func dequeue() throws(SystemCallError) -> (buffer: DriverBuffer, timestamp: UInt64)? {
-        guard !queued.isEmpty, clock.acknowledge() > 0 else { return nil }
+        log.asked(camera)
+        guard !queued.isEmpty else { return nil }
+        let elapsed = clock.acknowledge()
+        guard elapsed > 0 else { return nil }
+        frames += elapsed
         let index = queued.removeFirst()
         slots[index].initializeMemory(as: UInt8.self, repeating: value)
         log.lent(camera, 1)
         let page = lender == nil ? nil : index
-        return (DriverBuffer(stream: serial, index: index, bytes: UnsafeRawBufferPointer(slots[index]), page: page), MonotonicClock.nanoseconds)
+        return (DriverBuffer(stream: serial, index: index, bytes: UnsafeRawBufferPointer(slots[index]), page: page), started + frames * 20_000_000)
     }
 
     func requeue(_ index: Int) throws(SystemCallError) {
@@ -71,12 +79,15 @@ final class FakeCameraLog: Sendable {
         var outstanding: [String: Int] = [:]
         var opened: [(camera: String, lent: Bool)] = []
         var stops: [(camera: String, lent: Bool)] = []
+        /// Dequeues asked of each camera, frame or not.
+        var asked: [String: Int] = [:]
     }
 
     let state = Mutex(State())
 
     func lent(_ camera: String, _ change: Int) { state.withLock { $0.outstanding[camera, default: 0] += change } }
     func stopped(_ camera: String, lent: Bool) { state.withLock { $0.stops.append((camera, lent)) } }
+    func asked(_ camera: String) { state.withLock { $0.asked[camera, default: 0] += 1 } }
     func opened(_ camera: String, lent: Bool) { state.withLock { $0.opened.append((camera, lent)) } }
 }
 

@@ -55,6 +55,24 @@ import Testing
         #expect(producer.frame(nearest: Producer.now) != nil)
     }
 
+    /// The fed camera is read at the output tick, once: a frame of the last interval is the
+    /// newest there is, so no second DQBUF is spent to hear EAGAIN (issue 29).
+    @Test func theFedCameraIsAskedOncePerTick() throws {
+        let sink = FakePagedSink(frameBytes: Self.frameBytes), log = FakeCameraLog()
+        let producer = try Self.makeProducer(sink: sink, log: log)
+        producer.send(.open(camera: "inner", source: .device(node: "/fake/4")))
+        producer.send(.feed(camera: "inner", rotation: 0))
+        producer.start()
+        _ = Producer.events(of: producer, until: Self.contains(.firstZeroCopyFrame(camera: "inner")))
+        let before = (asked: log.state.withLock { $0.asked["inner"] ?? 0 }, written: producer.stats.framesWritten)
+        _ = Producer.events(of: producer) { _ in producer.stats.framesFromCameras > 40 }
+        let after = (asked: log.state.withLock { $0.asked["inner"] ?? 0 }, written: producer.stats.framesWritten)
+        _ = Producer.stop(producer)
+        // One tick may be under way at either reading.
+        #expect(after.asked - before.asked <= after.written - before.written + 1)
+        #expect(after.written - before.written >= 30)
+    }
+
     /// The fold of 88: outer-front opens on its own buffers while inner-front holds the pages,
     /// and moves into them once inner-front is closed and its pages are back.
     @Test func aCameraSwitchedToMovesIntoThePagesOnceTheyAreBack() throws {
