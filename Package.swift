@@ -115,8 +115,8 @@ let package = Package(
         // End-to-end: runs the built foldcamd binary (found next to the test bundle) as a child
         // process and talks to it over its real Unix socket.
         .testTarget(name: "FoldcamDaemonTests", dependencies: ["FoldcamCore", "FoldcamTestSupport"]),
-        // The daemon's parts without a process: request routing.
-        .testTarget(name: "FoldcamDaemonUnitTests", dependencies: ["FoldcamDaemon", "FoldcamCore"]),
+        // The daemon's wiring without a process: routing, the service group's start and stop order.
+        .testTarget(name: "FoldcamDaemonUnitTests", dependencies: ["FoldcamDaemon", "FoldcamCore", "FoldcamIO"]),
         .testTarget(name: "FoldcamDevicesTests", dependencies: ["FoldcamDevices", "FoldcamCore", "FoldcamPlatform", "FoldcamV4L2"]),
     ],
     swiftLanguageModes: [.v6]

@@ -60,7 +60,7 @@ extension Daemon: RequestHandling {
         case .devices:
             return .value(currentValue(of: .devices))
         case .metrics:
-            return .value(.object([("text", .string(metricsText?() ?? ""))]))
+            return .value(.object([("text", .string(owner?.metricsText(for: self) ?? ""))]))
         case .state:
             guard case var .object(members) = StateEncoder.encode(engine.state, rig: rig, plan: engine.plan) else { return .value(.null) }
             members.insert(("rig", .string(rig.id)), at: 0)
@@ -116,7 +116,7 @@ extension Daemon: RequestHandling {
             guard rig.hinges[hinge].contains(angle) else {
                 throw params.failure("params.angle: \(angle) is outside hinge \(rig.hinges[hinge].id)'s range [\(rig.hinges[hinge].minimum), \(rig.hinges[hinge].maximum)]")
             }
-            onManualHinge?()
+            owner?.daemonHingeTakenOver(self)
             apply(.hingeAngle(hinge: hinge, degrees: angle))
         case .switch:
             let name = try params.string("switch")
@@ -143,7 +143,7 @@ extension Daemon: RequestHandling {
             apply(.cameraBusy(camera: try params.id("camera", in: cameraIDs, kind: "camera"), busy: try params.bool("busy")))
         case .sweep:
             let running = try params.bool("running")
-            guard let sweepControl, sweepControl(running) else { throw params.failure("this rig has no hinge to sweep") }
+            guard owner?.daemon(self, sweep: running) == true else { throw params.failure("this rig has no hinge to sweep") }
         }
         return .encoded(publishedValue(of: .posture))
     }

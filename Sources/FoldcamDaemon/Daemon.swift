@@ -17,24 +17,14 @@ final class Daemon {
     let log: Log
     let metrics: DaemonMetrics
     weak var server: ControlServer?
-    /// The virtual cameras, the default one first (VirtualCameraSlot.swift; set by the runner
+    /// The virtual cameras, the default one first (VirtualCameraSlot.swift; `install(cameras:)`
     /// from the configuration: in individual mode the default one only, which no producer feeds).
-    var cameras: [VirtualCameraSlot] = [] {
-        didSet {
-            recordShowing()
-            // Set once at start, before any client: the values gain their ids without an event.
-            for topic in [Topic.virtualCamera, .readiness] { published[topic] = EncodedJSON(currentValue(of: topic)) }
-        }
-    }
+    private(set) var cameras: [VirtualCameraSlot] = []
     /// The default virtual camera's snapshots (`snapshot` without a camera).
     var snapshots: SnapshotService? { cameras.first?.snapshots }
-    /// Called after every applied input that changed something (the simulator prints these).
-    var onChange: ((FoldState, StateChange) -> Void)?
-    /// The metrics text (`metrics` method; set by the runner, which sees every part).
-    var metricsText: (() -> String)?
-    /// Called when a client takes over the simulated hinge (stops the demo sweep).
-    var onManualHinge: (() -> Void)?
-    var sweepControl: ((Bool) -> Bool)?
+    /// The part that wired the daemon: what it tells and asks outside the decisions (the one
+    /// place they are registered; `DaemonOwner`).
+    weak var owner: DaemonOwner?
     /// Which virtual camera streams each physical camera two of them need (CameraSharing.swift).
     private(set) lazy var sharing: CameraSharing = {
         let sharing = CameraSharing(log: log)
@@ -94,9 +84,21 @@ final class Daemon {
         publish(candidates: [.readiness])
     }
 
-    /// Individual mode's sensor flips (nil in virtual mode).
-    var individual: IndividualCameraControl? {
-        didSet { individual?.update(state: engine.state, rig: rig, descriptors: descriptors) }
+    /// Individual mode's sensor flips (nil in virtual mode; `attach(individual:)`).
+    private(set) var individual: IndividualCameraControl?
+
+    /// Sets the virtual cameras, once at start, before any client: the values gain their ids
+    /// without an event.
+    func install(cameras: [VirtualCameraSlot]) {
+        self.cameras = cameras
+        recordShowing()
+        for topic in [Topic.virtualCamera, .readiness] { published[topic] = EncodedJSON(currentValue(of: topic)) }
+    }
+
+    /// Individual mode started (or, with nil, stopped): its flips follow the decisions from now.
+    func attach(individual control: IndividualCameraControl?) {
+        individual = control
+        control?.update(state: engine.state, rig: rig, descriptors: descriptors)
     }
 
     func publishedValue(of topic: Topic) -> EncodedJSON {
@@ -149,7 +151,7 @@ final class Daemon {
         for camera in cameras { camera.controller?.update(engine: engine) }
         individual?.update(state: engine.state, rig: rig, descriptors: descriptors)
         publish(candidates: Self.topics(for: update.change, cameras: cameras.count))
-        onChange?(update.state, update.change)
+        owner?.daemon(self, changed: update.state, update.change)
     }
 
     /// Tells each camera's snapshot history what it shows now.
@@ -234,8 +236,20 @@ final class Daemon {
         recordShowing()
         for camera in cameras { camera.controller?.update(engine: engine) }
         publish(candidates: Topic.allCases)
-        onChange?(engine.state, StateChange(from: old.state, to: engine.state))
+        owner?.daemon(self, changed: engine.state, StateChange(from: old.state, to: engine.state))
     }
 
-    // MARK: Requests
+}
+
+/// What the daemon tells and asks the part that wired it (DaemonWiring.swift): set once, as
+/// `Daemon.owner`, instead of a closure per question.
+protocol DaemonOwner: AnyObject {
+    /// After every applied input that changed something (the simulator prints these).
+    func daemon(_ daemon: Daemon, changed state: FoldState, _ change: StateChange)
+    /// The metrics text (`metrics` method): the owner sees every part.
+    func metricsText(for daemon: Daemon) -> String
+    /// A client moved the simulated hinge itself (the demo sweep stops).
+    func daemonHingeTakenOver(_ daemon: Daemon)
+    /// `simulate.sweep`: starts or stops the demo sweep; false when there is nothing to sweep.
+    func daemon(_ daemon: Daemon, sweep running: Bool) -> Bool
 }

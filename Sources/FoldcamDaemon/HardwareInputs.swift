@@ -9,41 +9,52 @@ final class HardwareInputs {
     private let loop: EventLoop
     private unowned let daemon: Daemon
     let log: Log
-    private var thread: DeviceThread
+    private var config: DaemonConfig
+    /// Nil until started, and once stopped.
+    private var thread: DeviceThread?
 
     /// How long start-up waits for the first inventory before reporting ready anyway.
     /// Below the unit's TimeoutStartSec (30 s), so a slow inventory still ends in READY=1.
     static let inventoryTimeout: Duration = .seconds(20)
 
-    /// Starts the device thread and waits for its first inventory, so READY=1 (sent after this
-    /// returns) means the cameras and sensors present at start are known.
-    init(daemon: Daemon, loop: EventLoop, config: DaemonConfig, log: Log) throws {
+    init(daemon: Daemon, loop: EventLoop, config: DaemonConfig, log: Log) {
         self.loop = loop
         self.daemon = daemon
+        self.config = config
         self.log = log
-        thread = try DeviceThread(rig: daemon.rig, settings: DeviceSettings(config: config), log: log)
+    }
+
+    /// Starts the device thread and waits for its first inventory, so READY=1 (sent after the
+    /// services started) means the cameras and sensors present at start are known.
+    func start() throws {
+        let thread = try DeviceThread(rig: daemon.rig, settings: DeviceSettings(config: config), log: log)
+        self.thread = thread
         let first = thread.awaitInventory(timeout: Self.inventoryTimeout)
         if !first.contains(.inventoryComplete) {
             log.warning("the first device inventory took longer than \(Self.inventoryTimeout); serving with what is known so far")
         }
         apply(first)
-        try register()
+        try register(thread)
     }
 
     /// After a reload: a new thread for the new rig. Its inventory arrives through the loop;
     /// nothing here blocks.
     func restart(config: DaemonConfig) throws {
         stop()
-        thread = try DeviceThread(rig: daemon.rig, settings: DeviceSettings(config: config), log: log)
-        try register()
+        self.config = config
+        let thread = try DeviceThread(rig: daemon.rig, settings: DeviceSettings(config: config), log: log)
+        self.thread = thread
+        try register(thread)
     }
 
     func stop() {
+        guard let thread else { return }
         loop.unregister(thread.updates.descriptor)
         thread.stop()
+        self.thread = nil
     }
 
-    private func register() throws {
+    private func register(_ thread: DeviceThread) throws {
         let updates = thread.updates
         try loop.register(updates.descriptor) { [unowned self] _ in self.apply(updates.drain()) }
     }

@@ -74,9 +74,33 @@ final class SnapshotService {
     }
     private var waiting: [Waiting] = []
 
+    /// The loop this service's handlers are registered on (`watch`), until `stop`.
+    private weak var loop: EventLoop?
+
     init() throws(SystemCallError) {
         completions = try Mailbox()
         waitTimer = try Timer()
+    }
+
+    /// Registers the wait timer and the finished snapshots on the loop; each finished one is
+    /// answered through `server`. `stop` unregisters them.
+    func watch(on loop: EventLoop, answering server: ControlServer) throws(SystemCallError) {
+        self.loop = loop
+        try loop.register(waitTimer.descriptor) { [unowned self] _ in self.checkWaiting() }
+        try loop.register(completions.descriptor) { [unowned self, unowned server] _ in
+            for completion in self.finished() {
+                server.completeDeferred(sessionID: completion.sessionID, requestID: completion.requestID, result: completion.result)
+            }
+        }
+    }
+
+    /// At shutdown: the loop lets go of this service's handlers.
+    func stop() {
+        waitTimer.cancel()
+        guard let loop else { return }
+        loop.unregister(waitTimer.descriptor)
+        loop.unregister(completions.descriptor)
+        self.loop = nil
     }
 
     /// Records what the virtual camera shows from now on.
