@@ -163,7 +163,12 @@ public final class DaemonRunner {
             log.info("no state directory (stateDirectory, or StateDirectory= under systemd): a persisted pin is refused, and screen rotations start at 0")
             return nil
         }
-        return StateStore(directory: directory, log: log)
+        do {
+            return try StateStore(directory: directory, log: log)
+        } catch {
+            log.error("state: no thread to write \(directory) on (\(error)); a persisted pin is refused, and screen rotations start at 0")
+            return nil
+        }
     }
 
     /// Snapshots are encoded on a worker; their replies come back through the loop (the

@@ -34,8 +34,12 @@ extension Daemon: DaemonService {
     func applyReload(_ reload: ReloadWorker.Prepared) {
         // A newly named state directory takes the current pin and rotations from now on.
         if let directory = reload.config.stateDirectory, directory != stateStore?.directory {
-            stateStore = StateStore(directory: directory, log: log)
-            log.notice("state: now kept in \(directory)")
+            do {
+                stateStore = try StateStore(directory: directory, log: log)
+                log.notice("state: now kept in \(directory)")
+            } catch {
+                log.error("state: no thread to write \(directory) on (\(error)); keeping \(stateStore?.directory ?? "no state directory")")
+            }
         }
         replaceRig(reload.rig, plan: reload.plan, cameraPlans: reload.cameraPlans)
     }
