@@ -22,8 +22,8 @@ final class HardwareMonitor {
     private var pollTimerArmed = false
     private let busyTimer: Timer
     private var busyTimerArmed = false
-    private let clock = ContinuousClock()
-    private let start: ContinuousClock.Instant
+    private let clock = MonotonicClock()
+    private let start: MonotonicInstant
 
     init(rig: Rig, settings: DeviceSettings, log: Log, updates: Mailbox<DeviceUpdate>) throws {
         self.rig = rig
