@@ -31,6 +31,8 @@ final class Daemon {
         sharing.onChange = { [unowned self] in self.publish(candidates: [.readiness]) }
         return sharing
     }()
+    /// Which loopback node carries each configured label, found off the loop.
+    let loopbacks = LoopbackDirectory()
     /// Who pins the viewed display (Daemon+Pins.swift).
     var pins = PinBoard()
     /// Where the persisted pin and screen rotations are kept; nil keeps nothing.

@@ -12,6 +12,8 @@ final class HardwareInputs {
     private var config: DaemonConfig
     /// Nil until started, and once stopped.
     private var thread: DeviceThread?
+    /// The loopback labels the running thread was asked to locate.
+    private var asked: [String] = []
 
     /// How long start-up waits for the first inventory before reporting ready anyway.
     /// Below the unit's TimeoutStartSec (30 s), so a slow inventory still ends in READY=1.
@@ -27,7 +29,7 @@ final class HardwareInputs {
     /// Starts the device thread and waits for its first inventory, so READY=1 (sent after the
     /// services started) means the cameras and sensors present at start are known.
     func start() throws {
-        let thread = try DeviceThread(rig: daemon.rig, settings: DeviceSettings(config: config), log: log)
+        let thread = try DeviceThread(rig: daemon.rig, settings: settings(config), log: log)
         self.thread = thread
         let first = thread.awaitInventory(timeout: Self.inventoryTimeout)
         if !first.contains(.inventoryComplete) {
@@ -42,7 +44,7 @@ final class HardwareInputs {
     func restart(config: DaemonConfig) throws {
         stop()
         self.config = config
-        let thread = try DeviceThread(rig: daemon.rig, settings: DeviceSettings(config: config), log: log)
+        let thread = try DeviceThread(rig: daemon.rig, settings: settings(config), log: log)
         self.thread = thread
         try register(thread)
     }
@@ -52,6 +54,16 @@ final class HardwareInputs {
         loop.unregister(thread.updates.descriptor)
         thread.stop()
         self.thread = nil
+    }
+
+    /// The device layer's settings, asking it to locate the loopbacks not located yet (a
+    /// loopback being fed is not opened again).
+    private func settings(_ config: DaemonConfig) -> DeviceSettings {
+        var settings = DeviceSettings(config: config)
+        let labels = config.cameraMode == .virtual ? config.virtualCameras.filter { $0.loopbackDevice == nil }.map(\.loopbackLabel) : []
+        asked = daemon.loopbacks.unknown(among: labels)
+        settings.locateLoopbacks = asked
+        return settings
     }
 
     private func register(_ thread: DeviceThread) throws {
@@ -64,7 +76,12 @@ final class HardwareInputs {
             switch update {
             case let .cameras(descriptors): daemon.replaceDescriptors(descriptors)
             case let .input(event): daemon.apply(event)
-            case .inventoryComplete: log.debug("device inventory complete")
+            case let .loopbacks(asked, found): daemon.loopbacks.record(asked: asked, found: found)
+            case .inventoryComplete:
+                log.debug("device inventory complete")
+                // A device layer that failed located nothing: those labels have no loopback.
+                let missing = daemon.loopbacks.unknown(among: asked)
+                if !missing.isEmpty { daemon.loopbacks.record(asked: missing, found: [:]) }
             case let .failed(reason): log.error("\(reason); cameras not seen stay unplugged, hinges at the rig's declared defaults")
             }
         }

@@ -1,6 +1,5 @@
 import FoldcamCapture
 import FoldcamCore
-import FoldcamDevices
 import FoldcamIO
 import FoldcamPlatform
 
@@ -62,6 +61,8 @@ final class CameraService: DaemonService {
     /// handle that event): the next one starts after.
     private var stopping: [VirtualCamera] = []
     private var rebuildWhenStopped = false
+    /// Built once the device layer has located this camera's loopback label.
+    private var waitingForLoopback = false
 
     init(daemon: Daemon, camera: VirtualCameraSlot, server: ControlServer, loop: EventLoop, config: DaemonConfig, explicitNode: String?, log: Log) {
         self.daemon = daemon
@@ -76,7 +77,19 @@ final class CameraService: DaemonService {
         blueprint = Blueprint(config: config, spec: camera.spec, rig: daemon.rig, plan: camera.plan, explicitNode: self.explicitNode)
     }
 
-    func start() throws { try build() }
+    func start() throws {
+        // Simulation has no device thread: the directory's worker locates, while start waits.
+        if daemon.mode == .simulate, let label = labelToLocate {
+            try daemon.loopbacks.search([label], loop: loop)
+            daemon.loopbacks.awaitSearches()
+        }
+        try build()
+    }
+
+    /// The card label this camera's loopback is found by; nil when a node is named.
+    private var labelToLocate: String? {
+        config.cameraMode == .virtual && explicitNode == nil && camera.spec.loopbackDevice == nil ? camera.spec.loopbackLabel : nil
+    }
 
     /// The running producer's counters, for the metrics (nil without a producer).
     var producerStatistics: VirtualCameraProducer.Statistics? {
@@ -128,6 +141,7 @@ final class CameraService: DaemonService {
 
     func stop() {
         rebuildWhenStopped = false
+        waitingForLoopback = false
         tearDown()
     }
 
@@ -145,7 +159,21 @@ final class CameraService: DaemonService {
             log.info("individual camera mode: clients open the cameras; sensors are flipped when a capture needs 180°")
             return
         }
-        let located = explicitNode == nil && camera.spec.loopbackDevice == nil ? LoopbackLocator.find(label: camera.spec.loopbackLabel) : nil
+        var located: String?
+        if let label = labelToLocate {
+            switch daemon.loopbacks.lookup(label) {
+            case let .located(node):
+                located = node
+            case .unknown:
+                // Located off the loop; built when the answer comes (readiness: switching).
+                if daemon.mode == .simulate { try daemon.loopbacks.search([label], loop: loop) }
+                waitingForLoopback = true
+                camera.rebuilding = true
+                daemon.loopbacks.wait(for: label, self)
+                log.debug("\(label): waiting for the device layer to locate loopback \"\(label)\"")
+                return
+            }
+        }
         guard let built = try VirtualCameraSetup.build(daemon: daemon, camera: camera, label: label, config: config, explicitNode: explicitNode, located: located, log: log)
         else { return }
         let producer = built.producer, controller = built.controller
@@ -198,12 +226,12 @@ final class CameraService: DaemonService {
 
     private func rebuild() {
         camera.problem = nil
+        camera.rebuilding = false
         do {
             try build()
         } catch {
             log.error("\(label): cannot start for the new configuration: \(error); decisions go on without it")
         }
-        camera.rebuilding = false
         daemon.publish(candidates: [.readiness])
     }
 
@@ -215,6 +243,14 @@ final class CameraService: DaemonService {
         if old.format != new.format { parts.append("format \(old.format.map { "\($0)" } ?? "none") → \(new.format.map { "\($0)" } ?? "none")") }
         if old.mirror != new.mirror { parts.append("mirror \(old.mirror) → \(new.mirror)") }
         return parts.joined(separator: "; ")
+    }
+}
+
+extension CameraService: LoopbackWaiter {
+    func loopbackLocated(_ label: String) {
+        guard waitingForLoopback, case .none = running, stopping.isEmpty else { return }
+        waitingForLoopback = false
+        rebuild()
     }
 }
 

@@ -47,6 +47,7 @@ extension Daemon: DaemonService {
     func stop() {
         owner = nil
         for camera in cameras { camera.snapshots?.stop() }
+        loopbacks.stop()
         // The last pin or screen rotation is on disk before the process exits.
         stateStore?.flush()
     }
