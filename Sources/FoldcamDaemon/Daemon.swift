@@ -16,7 +16,8 @@ final class Daemon {
     private var published: [Topic: EncodedJSON] = [:]
     let log: Log
     let metrics: DaemonMetrics
-    weak var server: ControlServer?
+    /// Where events go: the control server, which sends each to its subscribers.
+    weak var subscribers: EventPublishing?
     /// The virtual cameras, the default one first (VirtualCameraSlot.swift; `install(cameras:)`
     /// from the configuration: in individual mode the default one only, which no producer feeds).
     private(set) var cameras: [VirtualCameraSlot] = []
@@ -81,9 +82,11 @@ final class Daemon {
     /// A camera's producer started or stopped (`CameraService`): its controller takes the
     /// current decision, and readiness is published.
     func attach(_ controller: VirtualCameraController?, to camera: VirtualCameraSlot) {
-        camera.controller = controller
-        controller?.update(engine: engine)
-        publish(candidates: [.readiness])
+        publishing {
+            camera.controller = controller
+            controller?.update(engine: engine)
+            publish(candidates: [.readiness])
+        }
     }
 
     /// Individual mode's sensor flips (nil in virtual mode; `attach(individual:)`).
@@ -142,8 +145,14 @@ final class Daemon {
         }))])
     }
 
-    /// Applies one input and publishes every topic whose value changed.
+    /// Applies one input and publishes every topic whose value changed, in one publication
+    /// (`publishing`): what the cameras' controllers say while they take the decision goes
+    /// out with it, in the same order.
     func apply(_ event: InputEvent) {
+        publishing { applyUnpublished(event) }
+    }
+
+    private func applyUnpublished(_ event: InputEvent) {
         let update = engine.apply(event)
         for warning in update.warnings { log.warning(warning) }
         metrics.readingsRejected(update.warnings.count)
@@ -168,10 +177,12 @@ final class Daemon {
     /// Replaces the cameras present (hardware mode: the device layer's inventory after every
     /// hotplug) and publishes the `devices` topic if it changed.
     func replaceDescriptors(_ newDescriptors: [CameraDescriptor]) {
-        descriptors = newDescriptors
-        individual?.update(state: engine.state, rig: rig, descriptors: descriptors)
-        for camera in cameras { camera.controller?.devicesChanged() }
-        publish(candidates: [.devices])
+        publishing {
+            descriptors = newDescriptors
+            individual?.update(state: engine.state, rig: rig, descriptors: descriptors)
+            for camera in cameras { camera.controller?.devicesChanged() }
+            publish(candidates: [.devices])
+        }
     }
 
     /// Topics a change may affect; each is compared with what was last sent before publishing.
@@ -187,19 +198,48 @@ final class Daemon {
         return topics
     }
 
+    /// The topics asked for during the publication under way (nil: none is).
+    private var publication: Set<Topic>?
+
+    /// Runs `body` as one publication: every topic published in it (by the daemon or by a
+    /// camera controller it calls) goes out once, afterwards, in `Topic`'s order (directions,
+    /// posture, devices, virtualCamera, readiness) — so a subscriber sees an input's
+    /// directions before the readiness it implies, and with consecutive `seq`s.
+    func publishing(_ body: () -> Void) {
+        guard publication == nil else { return body() }
+        publication = []
+        body()
+        let topics = publication ?? []
+        publication = nil
+        send(Topic.allCases.filter(topics.contains))
+    }
+
+    /// Publishes each topic whose value changed (at the end of the publication under way).
     func publish(candidates: [Topic]) {
+        guard publication == nil else {
+            publication?.formUnion(candidates)
+            return
+        }
+        send(candidates)
+    }
+
+    private func send(_ candidates: [Topic]) {
         for topic in candidates {
             let value = currentValue(of: topic)
             guard published[topic]?.value != value else { continue }
             let encoded = EncodedJSON(value)
             published[topic] = encoded
             seq += 1
-            server?.publish(topic, seq: seq, data: encoded)
+            subscribers?.publish(topic, seq: seq, data: encoded)
         }
     }
 
     /// Replaces the rig (SIGHUP reload), carrying over pinning and screen rotations by id.
     func replaceRig(_ newRig: Rig, plan: VirtualCameraPlan, cameraPlans: [String: VirtualCameraPlan] = [:]) {
+        publishing { replaceRigUnpublished(newRig, plan: plan, cameraPlans: cameraPlans) }
+    }
+
+    private func replaceRigUnpublished(_ newRig: Rig, plan: VirtualCameraPlan, cameraPlans: [String: VirtualCameraPlan]) {
         let old = engine
         engine = FoldEngine(rig: newRig, plan: plan)
         descriptors = mode == .simulate ? CameraDescriptor.simulated(newRig) : []
@@ -242,6 +282,13 @@ final class Daemon {
     }
 
 }
+
+/// Where the daemon's events go (the control server sends each to the topic's subscribers).
+protocol EventPublishing: AnyObject {
+    func publish(_ topic: Topic, seq: Int, data: EncodedJSON)
+}
+
+extension ControlServer: EventPublishing {}
 
 /// What the daemon tells and asks the part that wired it (DaemonWiring.swift): set once, as
 /// `Daemon.owner`, instead of a closure per question.

@@ -89,7 +89,7 @@ public final class DaemonRunner {
         let wiring = DaemonWiring(server: server, metrics: metrics)
         daemon.owner = wiring
         server.handler = daemon
-        daemon.server = server
+        daemon.subscribers = server
         daemon.stateStore = stateStore()
         daemon.restoreState()
         services.add(daemon)
