@@ -82,7 +82,7 @@ let package = Package(
         // Real hardware: cameras (udev inventory + V4L2 probes), switches (libinput), sensors (a
         // table of drivers chosen by what udev says). C library calls stay in thin owner types;
         // only descriptors and InputEvents leave it.
-        .target(name: "FoldcamDevices", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamV4L2", "CUdev", "CLibInput", "CV4L2"]),
+        .target(name: "FoldcamDevices", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamV4L2", "CUdev", "CLibInput"]),
         // libpng's simplified API, for snapshots (macros re-exported with a prefix); the header
         // only (libpng-dev): FoldcamCapture loads libpng with dlopen at the first snapshot.
         .systemLibrary(name: "CPNG"),
