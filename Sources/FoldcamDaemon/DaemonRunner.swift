@@ -117,7 +117,8 @@ public final class DaemonRunner {
         for service in cameraServices { services.add(service) }
         wiring.cameras = cameraServices[0]
 
-        let exporter = try MetricsExporter(loop: loop, log: log) { [unowned wiring, unowned daemon] lastWrite in wiring.report(daemon, lastWrite: lastWrite) }
+        // The exporter keeps the wiring (the daemon holds it weakly) until it is let go at stop.
+        let exporter = try MetricsExporter(loop: loop, log: log) { [wiring, unowned daemon] lastWrite in wiring.report(daemon, lastWrite: lastWrite) }
         exporter.configure(directory: config.metricsDirectory, interval: .seconds(config.metricsIntervalSeconds))
         services.add(exporter)
         let notifier = SystemdNotifier(environment: environment)
@@ -150,7 +151,6 @@ public final class DaemonRunner {
         notifier.notify("READY=1\nSTATUS=serving \(socketDescription), rig \(rig.id) (\(daemon.mode.rawValue))")
         try loop.run()
         services.stop()
-        withExtendedLifetime(wiring) {}
         log.info("foldcamd stopped")
         return 0
     }
