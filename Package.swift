@@ -7,11 +7,16 @@ import PackageDescription
 //   FoldcamVideo, FoldcamRender  -> Core                    pure frames / presentation
 //   FoldcamPlatform              -> CLinuxShims             the only module that makes system calls
 //   FoldcamIO                    -> Core, Platform          logging, rig and config loading, arguments
-//   FoldcamV4L2                  -> Platform, CV4L2         the V4L2 vocabulary: one device owner, FourCC
+//   FoldcamV4L2                  -> Platform, CV4L2         the V4L2 vocabulary: one device owner, FourCC,
+//                                                           typed formats and controls
 //   FoldcamDevices               -> Core, IO, Platform, V4L2, CUdev, CLibInput
-//   FoldcamCapture               -> Core, Video, Platform, V4L2, CPNG
+//   FoldcamCapture               -> Core, Video, Platform, V4L2, CPNG (and CV4L2 until the buffer
+//                                   verbs move to FoldcamV4L2)
 //   FoldcamDaemon                -> everything above;  FoldcamClient -> Core, Platform
 //   executables                  -> Daemon / Client / IO (thin)
+//
+// docs/architecture.md draws the same graph, the threads and the mailboxes between them, the
+// services' start order and two walks through the code.
 //
 // System calls: only FoldcamPlatform imports Glibc and calls the kernel (`Syscall`, `package`
 // visibility); the modules above reach it through its owner types (FileDescriptor, PollSet,
@@ -72,7 +77,8 @@ let package = Package(
         // FoldcamV4L2 loads it with dlopen when it first probes a node.
         .systemLibrary(name: "CV4L2"),
         // The V4L2 vocabulary both device modules speak: the one device owner type (kernel calls
-        // through Platform, or libv4l2 for probing) and the one pixel-format code (FourCC).
+        // through Platform, or libv4l2 for probing), its typed formats and controls, and the one
+        // pixel-format code (FourCC).
         .target(name: "FoldcamV4L2", dependencies: ["FoldcamPlatform", "CV4L2"]),
         // libudev: the device inventory and hotplug events of FoldcamDevices.
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
@@ -82,7 +88,7 @@ let package = Package(
         // Real hardware: cameras (udev inventory + V4L2 probes), switches (libinput), sensors (a
         // table of drivers chosen by what udev says). C library calls stay in thin owner types;
         // only descriptors and InputEvents leave it.
-        .target(name: "FoldcamDevices", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamV4L2", "CUdev", "CLibInput", "CV4L2"]),
+        .target(name: "FoldcamDevices", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamV4L2", "CUdev", "CLibInput"]),
         // libpng's simplified API, for snapshots (macros re-exported with a prefix); the header
         // only (libpng-dev): FoldcamCapture loads libpng with dlopen at the first snapshot.
         .systemLibrary(name: "CPNG"),
@@ -115,6 +121,8 @@ let package = Package(
         // End-to-end: runs the built foldcamd binary (found next to the test bundle) as a child
         // process and talks to it over its real Unix socket.
         .testTarget(name: "FoldcamDaemonTests", dependencies: ["FoldcamCore", "FoldcamTestSupport"]),
+        // The daemon's wiring without a process: routing, the service group's start and stop order.
+        .testTarget(name: "FoldcamDaemonUnitTests", dependencies: ["FoldcamDaemon", "FoldcamCore", "FoldcamIO"]),
         .testTarget(name: "FoldcamDevicesTests", dependencies: ["FoldcamDevices", "FoldcamCore", "FoldcamPlatform", "FoldcamV4L2"]),
     ],
     swiftLanguageModes: [.v6]

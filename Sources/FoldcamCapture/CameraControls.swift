@@ -1,4 +1,3 @@
-import CV4L2
 import FoldcamPlatform
 import FoldcamV4L2
 
@@ -9,8 +8,8 @@ public enum CameraControls {
     public static func setFlipped(node: String, _ flipped: Bool) -> Result<Void, SystemCallError> {
         do throws(SystemCallError) {
             let device = try V4L2Device(node: node, access: .kernel, nonBlocking: true)
-            try device.setControl(cv4l2_CID_HFLIP, flipped ? 1 : 0, name: "V4L2_CID_HFLIP")
-            try device.setControl(cv4l2_CID_VFLIP, flipped ? 1 : 0, name: "V4L2_CID_VFLIP")
+            try device.set(.horizontalFlip, to: flipped ? 1 : 0)
+            try device.set(.verticalFlip, to: flipped ? 1 : 0)
             return .success(())
         } catch {
             return .failure(error)

@@ -54,23 +54,24 @@ extension ControlServer {
         } catch {
             return .failure(error)
         }
-        switch method {
-        case .subscribe, .unsubscribe:
+        switch method.route {
+        case let .server(subscription):
             guard let topics = Self.topics(request) else {
                 return .failure(WireProtocol.Failure(id: request.id, code: .invalidParams, message: "params.topics: expected an array of topic names (\(Topic.allCases.map(\.rawValue).joined(separator: ", ")))"))
             }
-            if method == .subscribe {
+            switch subscription {
+            case .subscribe:
                 newTopics = topics.subtracting(session.subscriptions)
                 session.subscriptions.formUnion(topics)
-            } else {
+            case .unsubscribe:
                 session.subscriptions.subtract(topics)
             }
             return .success(.value(.object([
                 ("topics", .array(session.subscriptions.sorted().map { .string($0.rawValue) })),
                 ("seq", .int(handler.currentSeq)),
             ])))
-        default:
-            return handler.handle(method, request, from: session)
+        case let .daemon(daemonRequest):
+            return handler.handle(daemonRequest, method, request, from: session)
         }
     }
 

@@ -15,8 +15,8 @@ protocol RequestHandling: AnyObject {
     var simulates: Bool { get }
     /// Handles one request the server has already authorized; `session` is the client that
     /// sent it. Nil means the reply comes later, through `ControlServer.completeDeferred`
-    /// (work done off the loop, e.g. snapshots).
-    func handle(_ method: Method, _ request: WireProtocol.Request, from session: ClientSession) -> Result<Answer, WireProtocol.Failure>?
+    /// (work done off the loop, e.g. snapshots). `route` is where `method` goes (`Method.route`).
+    func handle(_ route: Method.DaemonRequest, _ method: Method, _ request: WireProtocol.Request, from session: ClientSession) -> Result<Answer, WireProtocol.Failure>?
     /// The value of a topic last published (sent right after subscribing).
     func publishedValue(of topic: Topic) -> EncodedJSON
     /// The sequence number of the latest event.

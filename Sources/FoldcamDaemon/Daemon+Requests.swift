@@ -14,32 +14,30 @@ extension Daemon: RequestHandling {
         cameras.flatMap { $0.snapshots?.abandonAll() ?? [] }
     }
 
-    /// Handles a request the server has authorized (see `Method.access`).
-    func handle(_ method: Method, _ request: WireProtocol.Request, from session: ClientSession) -> Result<Answer, WireProtocol.Failure>? {
+    /// Handles a request the server has authorized (see `Method.access`), by its route.
+    func handle(_ route: Method.DaemonRequest, _ method: Method, _ request: WireProtocol.Request, from session: ClientSession) -> Result<Answer, WireProtocol.Failure>? {
         let params = Params(request: request)
-        if method == .snapshot {
-            do {
-                let camera = try snapshotCamera(params)
-                // Drawn frames only in simulation: on hardware a snapshot is a frame a camera gave.
-                guard let camera, let snapshots = camera.snapshots, simulates || snapshots.producer != nil else {
-                    return .failure(WireProtocol.Failure(id: request.id, code: .unavailable, message: "snapshots need the virtual camera, which is not running (no v4l2loopback device, or individual camera mode; see the daemon's journal)"))
-                }
-                try snapshots.start(request, params: params, sessionID: session.id, rig: rig, plan: camera.plan, now: MonotonicClock.nanoseconds)
-                return nil
-            } catch {
-                return .failure(error)
-            }
-        }
         do {
-            switch method {
-            case .pinView: try pinView(params, session: session)
-            case .unpinView: try unpinView(params, session: session)
-            default: return .success(try route(method, request, params))
+            switch route {
+            case let .read(read): return .success(try self.read(read, params))
+            case let .change(change): return .success(try self.change(change, params, session: session))
+            case .snapshot: return try snapshot(request, params, session: session).map { .success($0) }
+            case let .simulation(simulation): return .success(try simulate(simulation, method, request, params))
             }
-            return .success(.encoded(publishedValue(of: .posture)))
         } catch {
             return .failure(error)
         }
+    }
+
+    /// Starts a snapshot; nil: the worker answers later.
+    private func snapshot(_ request: WireProtocol.Request, _ params: Params, session: ClientSession) throws(WireProtocol.Failure) -> Answer? {
+        let camera = try snapshotCamera(params)
+        // Drawn frames only in simulation: on hardware a snapshot is a frame a camera gave.
+        guard let camera, let snapshots = camera.snapshots, simulates || snapshots.producer != nil else {
+            throw WireProtocol.Failure(id: request.id, code: .unavailable, message: "snapshots need the virtual camera, which is not running (no v4l2loopback device, or individual camera mode; see the daemon's journal)")
+        }
+        try snapshots.start(request, params: params, sessionID: session.id, rig: rig, plan: camera.plan, now: MonotonicClock.nanoseconds)
+        return nil
     }
 
     /// The camera a snapshot is of: `params.camera` (or `virtualCamera`), else the default one.
@@ -51,8 +49,8 @@ extension Daemon: RequestHandling {
         throw params.failure("params.\(key): no virtual camera \(ClientText.quoted(id))\(NearestName.hint(for: id, among: ids)) (virtual cameras: \(ids.joined(separator: ", ")))")
     }
 
-    private func route(_ method: Method, _ request: WireProtocol.Request, _ params: Params) throws(WireProtocol.Failure) -> Answer {
-        switch method {
+    private func read(_ read: Method.Read, _ params: Params) throws(WireProtocol.Failure) -> Answer {
+        switch read {
         case .hello:
             return .value(.object([
                 ("protocol", .int(WireProtocol.version)), ("daemon", .string(Self.version)), ("rig", .string(rig.id)),
@@ -62,7 +60,7 @@ extension Daemon: RequestHandling {
         case .devices:
             return .value(currentValue(of: .devices))
         case .metrics:
-            return .value(.object([("text", .string(metricsText?() ?? ""))]))
+            return .value(.object([("text", .string(owner?.metricsText(for: self) ?? ""))]))
         case .state:
             guard case var .object(members) = StateEncoder.encode(engine.state, rig: rig, plan: engine.plan) else { return .value(.null) }
             members.insert(("rig", .string(rig.id)), at: 0)
@@ -85,6 +83,16 @@ extension Daemon: RequestHandling {
             }
             // Kept current after every change (see publish): no need to encode it again.
             return .encoded(publishedValue(of: .directions))
+        }
+    }
+
+    /// A change answers with the posture it leads to.
+    private func change(_ change: Method.Change, _ params: Params, session: ClientSession) throws(WireProtocol.Failure) -> Answer {
+        switch change {
+        case .pinView:
+            try pinView(params, session: session)
+        case .unpinView:
+            try unpinView(params, session: session)
         case .setScreenRotation:
             let display = try params.id("display", in: rig.displays.map(\.id), kind: "display")
             let degrees = try params.number("rotation")
@@ -92,29 +100,25 @@ extension Daemon: RequestHandling {
             apply(.screenRotation(display: display, degrees: Int(degrees)))
             saveState()
             return .value(StateEncoder.display(display, engine.state, rig: rig, includeTheta: false))
-        case .subscribe, .unsubscribe, .snapshot, .pinView, .unpinView:
-            // The server answers subscriptions; snapshots and pins are handled in `handle`.
-            throw WireProtocol.Failure(id: request.id, code: .internalError, message: "\(method.rawValue) is not routed here")
-        default:
-            return try simulate(method, request, params)
         }
+        return .encoded(publishedValue(of: .posture))
     }
 
-    private func simulate(_ method: Method, _ request: WireProtocol.Request, _ params: Params) throws(WireProtocol.Failure) -> Answer {
+    private func simulate(_ simulation: Method.Simulation, _ method: Method, _ request: WireProtocol.Request, _ params: Params) throws(WireProtocol.Failure) -> Answer {
         guard simulates else {
             throw WireProtocol.Failure(id: request.id, code: .unavailable, message: "\(method.rawValue) works only when the daemon runs with --simulate")
         }
         let cameraIDs = rig.cameras.map(\.id)
-        switch method {
-        case .simulateHinge:
+        switch simulation {
+        case .hinge:
             let hinge = try params.id("hinge", in: rig.hinges.map(\.id), kind: "hinge")
             let angle = try params.number("angle")
             guard rig.hinges[hinge].contains(angle) else {
                 throw params.failure("params.angle: \(angle) is outside hinge \(rig.hinges[hinge].id)'s range [\(rig.hinges[hinge].minimum), \(rig.hinges[hinge].maximum)]")
             }
-            onManualHinge?()
+            owner?.daemonHingeTakenOver(self)
             apply(.hingeAngle(hinge: hinge, degrees: angle))
-        case .simulateSwitch:
+        case .switch:
             let name = try params.string("switch")
             let state = try params.string("state")
             let present = [("lid", rig.switches.lid != nil), ("tabletMode", rig.switches.tabletMode != nil)].filter(\.1).map(\.0)
@@ -126,22 +130,20 @@ extension Daemon: RequestHandling {
             case ("tabletMode", "on"), ("tabletMode", "off"): apply(.tabletModeSwitch(on: state == "on"))
             default: throw params.failure("params: expected switch \"lid\" with state open|closed, or \"tabletMode\" with state on|off")
             }
-        case .simulateGravity:
+        case .gravity:
             apply(.gravity(try params.vector("vector")))
-        case .simulateAccelerometer:
+        case .accelerometer:
             let sensor = try params.id("accelerometer", in: rig.accelerometers.map(\.id), kind: "accelerometer")
             apply(.accelerometer(sensor: sensor, reading: try params.vector("reading")))
-        case .simulatePlug:
+        case .plug:
             apply(.cameraPlugged(camera: try params.id("camera", in: cameraIDs, kind: "camera")))
-        case .simulateUnplug:
+        case .unplug:
             apply(.cameraUnplugged(camera: try params.id("camera", in: cameraIDs, kind: "camera")))
-        case .simulateBusy:
+        case .busy:
             apply(.cameraBusy(camera: try params.id("camera", in: cameraIDs, kind: "camera"), busy: try params.bool("busy")))
-        case .simulateSweep:
+        case .sweep:
             let running = try params.bool("running")
-            guard let sweepControl, sweepControl(running) else { throw params.failure("this rig has no hinge to sweep") }
-        default:
-            throw WireProtocol.Failure(id: request.id, code: .internalError, message: "\(method.rawValue) is not a simulate method")
+            guard owner?.daemon(self, sweep: running) == true else { throw params.failure("this rig has no hinge to sweep") }
         }
         return .encoded(publishedValue(of: .posture))
     }

@@ -16,31 +16,24 @@ final class Daemon {
     private var published: [Topic: EncodedJSON] = [:]
     let log: Log
     let metrics: DaemonMetrics
-    weak var server: ControlServer?
-    /// The virtual cameras, the default one first (VirtualCameraSlot.swift; set by the runner
+    /// Where events go: the control server, which sends each to its subscribers.
+    weak var subscribers: EventPublishing?
+    /// The virtual cameras, the default one first (VirtualCameraSlot.swift; `install(cameras:)`
     /// from the configuration: in individual mode the default one only, which no producer feeds).
-    var cameras: [VirtualCameraSlot] = [] {
-        didSet {
-            recordShowing()
-            // Set once at start, before any client: the values gain their ids without an event.
-            for topic in [Topic.virtualCamera, .readiness] { published[topic] = EncodedJSON(currentValue(of: topic)) }
-        }
-    }
+    private(set) var cameras: [VirtualCameraSlot] = []
     /// The default virtual camera's snapshots (`snapshot` without a camera).
     var snapshots: SnapshotService? { cameras.first?.snapshots }
-    /// Called after every applied input that changed something (the simulator prints these).
-    var onChange: ((FoldState, StateChange) -> Void)?
-    /// The metrics text (`metrics` method; set by the runner, which sees every part).
-    var metricsText: (() -> String)?
-    /// Called when a client takes over the simulated hinge (stops the demo sweep).
-    var onManualHinge: (() -> Void)?
-    var sweepControl: ((Bool) -> Bool)?
+    /// The part that wired the daemon: what it tells and asks outside the decisions (the one
+    /// place they are registered; `DaemonOwner`).
+    weak var owner: DaemonOwner?
     /// Which virtual camera streams each physical camera two of them need (CameraSharing.swift).
     private(set) lazy var sharing: CameraSharing = {
         let sharing = CameraSharing(log: log)
         sharing.onChange = { [unowned self] in self.publish(candidates: [.readiness]) }
         return sharing
     }()
+    /// Which loopback node carries each configured label, found off the loop.
+    let loopbacks = LoopbackDirectory()
     /// Who pins the viewed display (Daemon+Pins.swift).
     var pins = PinBoard()
     /// Where the persisted pin and screen rotations are kept; nil keeps nothing.
@@ -89,14 +82,28 @@ final class Daemon {
     /// A camera's producer started or stopped (`CameraService`): its controller takes the
     /// current decision, and readiness is published.
     func attach(_ controller: VirtualCameraController?, to camera: VirtualCameraSlot) {
-        camera.controller = controller
-        controller?.update(engine: engine)
-        publish(candidates: [.readiness])
+        publishing {
+            camera.controller = controller
+            controller?.update(engine: engine)
+            publish(candidates: [.readiness])
+        }
     }
 
-    /// Individual mode's sensor flips (nil in virtual mode).
-    var individual: IndividualCameraControl? {
-        didSet { individual?.update(state: engine.state, rig: rig, descriptors: descriptors) }
+    /// Individual mode's sensor flips (nil in virtual mode; `attach(individual:)`).
+    private(set) var individual: IndividualCameraControl?
+
+    /// Sets the virtual cameras, once at start, before any client: the values gain their ids
+    /// without an event.
+    func install(cameras: [VirtualCameraSlot]) {
+        self.cameras = cameras
+        recordShowing()
+        for topic in [Topic.virtualCamera, .readiness] { published[topic] = EncodedJSON(currentValue(of: topic)) }
+    }
+
+    /// Individual mode started (or, with nil, stopped): its flips follow the decisions from now.
+    func attach(individual control: IndividualCameraControl?) {
+        individual = control
+        control?.update(state: engine.state, rig: rig, descriptors: descriptors)
     }
 
     func publishedValue(of topic: Topic) -> EncodedJSON {
@@ -138,8 +145,14 @@ final class Daemon {
         }))])
     }
 
-    /// Applies one input and publishes every topic whose value changed.
+    /// Applies one input and publishes every topic whose value changed, in one publication
+    /// (`publishing`): what the cameras' controllers say while they take the decision goes
+    /// out with it, in the same order.
     func apply(_ event: InputEvent) {
+        publishing { applyUnpublished(event) }
+    }
+
+    private func applyUnpublished(_ event: InputEvent) {
         let update = engine.apply(event)
         for warning in update.warnings { log.warning(warning) }
         metrics.readingsRejected(update.warnings.count)
@@ -149,7 +162,7 @@ final class Daemon {
         for camera in cameras { camera.controller?.update(engine: engine) }
         individual?.update(state: engine.state, rig: rig, descriptors: descriptors)
         publish(candidates: Self.topics(for: update.change, cameras: cameras.count))
-        onChange?(update.state, update.change)
+        owner?.daemon(self, changed: update.state, update.change)
     }
 
     /// Tells each camera's snapshot history what it shows now.
@@ -164,10 +177,12 @@ final class Daemon {
     /// Replaces the cameras present (hardware mode: the device layer's inventory after every
     /// hotplug) and publishes the `devices` topic if it changed.
     func replaceDescriptors(_ newDescriptors: [CameraDescriptor]) {
-        descriptors = newDescriptors
-        individual?.update(state: engine.state, rig: rig, descriptors: descriptors)
-        for camera in cameras { camera.controller?.devicesChanged() }
-        publish(candidates: [.devices])
+        publishing {
+            descriptors = newDescriptors
+            individual?.update(state: engine.state, rig: rig, descriptors: descriptors)
+            for camera in cameras { camera.controller?.devicesChanged() }
+            publish(candidates: [.devices])
+        }
     }
 
     /// Topics a change may affect; each is compared with what was last sent before publishing.
@@ -183,19 +198,48 @@ final class Daemon {
         return topics
     }
 
+    /// The topics asked for during the publication under way (nil: none is).
+    private var publication: Set<Topic>?
+
+    /// Runs `body` as one publication: every topic published in it (by the daemon or by a
+    /// camera controller it calls) goes out once, afterwards, in `Topic`'s order (directions,
+    /// posture, devices, virtualCamera, readiness) — so a subscriber sees an input's
+    /// directions before the readiness it implies, and with consecutive `seq`s.
+    func publishing(_ body: () -> Void) {
+        guard publication == nil else { return body() }
+        publication = []
+        body()
+        let topics = publication ?? []
+        publication = nil
+        send(Topic.allCases.filter(topics.contains))
+    }
+
+    /// Publishes each topic whose value changed (at the end of the publication under way).
     func publish(candidates: [Topic]) {
+        guard publication == nil else {
+            publication?.formUnion(candidates)
+            return
+        }
+        send(candidates)
+    }
+
+    private func send(_ candidates: [Topic]) {
         for topic in candidates {
             let value = currentValue(of: topic)
             guard published[topic]?.value != value else { continue }
             let encoded = EncodedJSON(value)
             published[topic] = encoded
             seq += 1
-            server?.publish(topic, seq: seq, data: encoded)
+            subscribers?.publish(topic, seq: seq, data: encoded)
         }
     }
 
     /// Replaces the rig (SIGHUP reload), carrying over pinning and screen rotations by id.
     func replaceRig(_ newRig: Rig, plan: VirtualCameraPlan, cameraPlans: [String: VirtualCameraPlan] = [:]) {
+        publishing { replaceRigUnpublished(newRig, plan: plan, cameraPlans: cameraPlans) }
+    }
+
+    private func replaceRigUnpublished(_ newRig: Rig, plan: VirtualCameraPlan, cameraPlans: [String: VirtualCameraPlan]) {
         let old = engine
         engine = FoldEngine(rig: newRig, plan: plan)
         descriptors = mode == .simulate ? CameraDescriptor.simulated(newRig) : []
@@ -234,8 +278,27 @@ final class Daemon {
         recordShowing()
         for camera in cameras { camera.controller?.update(engine: engine) }
         publish(candidates: Topic.allCases)
-        onChange?(engine.state, StateChange(from: old.state, to: engine.state))
+        owner?.daemon(self, changed: engine.state, StateChange(from: old.state, to: engine.state))
     }
 
-    // MARK: Requests
+}
+
+/// Where the daemon's events go (the control server sends each to the topic's subscribers).
+protocol EventPublishing: AnyObject {
+    func publish(_ topic: Topic, seq: Int, data: EncodedJSON)
+}
+
+extension ControlServer: EventPublishing {}
+
+/// What the daemon tells and asks the part that wired it (DaemonWiring.swift): set once, as
+/// `Daemon.owner`, instead of a closure per question.
+protocol DaemonOwner: AnyObject {
+    /// After every applied input that changed something (the simulator prints these).
+    func daemon(_ daemon: Daemon, changed state: FoldState, _ change: StateChange)
+    /// The metrics text (`metrics` method): the owner sees every part.
+    func metricsText(for daemon: Daemon) -> String
+    /// A client moved the simulated hinge itself (the demo sweep stops).
+    func daemonHingeTakenOver(_ daemon: Daemon)
+    /// `simulate.sweep`: starts or stops the demo sweep; false when there is nothing to sweep.
+    func daemon(_ daemon: Daemon, sweep running: Bool) -> Bool
 }

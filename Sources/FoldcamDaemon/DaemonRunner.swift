@@ -57,9 +57,9 @@ public final class DaemonRunner {
         }
     }
 
-    /// Builds the services in their start order (socket, decisions, snapshots, sweep, device
-    /// inputs, cameras, metrics, watchdog), serves until SIGTERM/SIGINT, then stops them in
-    /// reverse order.
+    /// Builds the services and declares their start order (socket, decisions, demo sweep,
+    /// device inputs, cameras, metrics, watchdog), starts them, serves until SIGTERM/SIGINT.
+    /// The started services are stopped in reverse order on every way out, a throw included.
     private func serve() throws -> Int32 {
         // Signals first, before any thread exists, so all threads inherit the blocked mask.
         let signals = try SignalSource([.terminate, .interrupt, .hangUp])
@@ -72,53 +72,65 @@ public final class DaemonRunner {
 
         let loop = try EventLoop()
         let services = ServiceGroup(log: log)
+        // What this function registers on the loop itself (the reloads, the signals).
+        var registered: [FileDescriptor] = []
+        defer {
+            services.stop()
+            for descriptor in registered { loop.unregister(descriptor) }
+            // Each part unregistered its own handlers; whatever is left (the clients' sessions)
+            // would keep cycles between the loop's handlers and what they serve.
+            loop.removeAllHandlers()
+        }
         let metrics = DaemonMetrics()
-        let startTime = WallClock.seconds
         let listener = try makeListener()
         let server = try ControlServer(loop: loop, listener: listener, limits: .init(config), authorizer: authorizer(config), metrics: metrics, log: log)
         services.add(server)
         let daemon = Daemon(mode: options.simulate ? .simulate : .hardware, rig: rig, metrics: metrics, log: log)
+        let wiring = DaemonWiring(server: server, metrics: metrics)
+        daemon.owner = wiring
         server.handler = daemon
-        daemon.server = server
+        daemon.subscribers = server
         daemon.stateStore = stateStore()
         daemon.restoreState()
         services.add(daemon)
         // Individual mode feeds no loopback: its one camera only answers `snapshot` in simulation.
         let specs = config.cameraMode == .virtual ? config.virtualCameras : [VirtualCameraSpec(id: VirtualCameraSpec.defaultID, loopbackLabel: config.loopbackLabel)]
         let follows = (try? VirtualCameraSpec.resolve(specs, rig: rig)) ?? specs.map { _ in .viewed }
-        daemon.cameras = try zip(specs, follows).map { spec, follow in
+        daemon.install(cameras: try zip(specs, follows).map { spec, follow in
             VirtualCameraSlot(spec: spec, plan: VirtualCameraPlan(rig: rig, follow: follow), snapshots: try startSnapshots(loop: loop, server: server))
+        })
+        if options.printDecisions {
+            let printer = DecisionPrinter()
+            printer.print(daemon.engine.state, rig: daemon.rig, plan: daemon.engine.plan)
+            wiring.printer = printer
         }
-        if options.printDecisions { printDecisions(of: daemon) }
-        services.add(try startSweep(loop: loop, daemon: daemon, rig: rig))
+        let sweep = try startSweep(loop: loop, daemon: daemon, rig: rig)
+        wiring.sweep = sweep
+        services.add(sweep)
 
-        // Hardware: the first device inventory completes here, before READY=1.
-        if !options.simulate {
-            let inputs = try HardwareInputs(daemon: daemon, loop: loop, config: config, log: log)
-            services.add(inputs)
-        }
+        // Hardware: the first device inventory completes as it starts, before READY=1.
+        if !options.simulate { services.add(HardwareInputs(daemon: daemon, loop: loop, config: config, log: log)) }
         // One camera service per virtual camera, the default one first.
-        let cameraServices = try daemon.cameras.map { camera in
-            try CameraService(daemon: daemon, camera: camera, server: server, loop: loop, config: config, explicitNode: options.loopback, log: log)
+        let cameraServices = daemon.cameras.map { camera in
+            CameraService(daemon: daemon, camera: camera, server: server, loop: loop, config: config, explicitNode: options.loopback, log: log)
         }
         for service in cameraServices { services.add(service) }
-        let cameras = cameraServices[0]
+        wiring.cameras = cameraServices[0]
 
-        let report = { [unowned daemon, unowned server, unowned cameras] (lastWrite: Double?) in
-            MetricsReport.text(.init(daemon: daemon, clients: server.clientCount, metrics: metrics, producer: cameras.producerStatistics, startTime: startTime, lastWriteSeconds: lastWrite))
-        }
-        let exporter = try MetricsExporter(loop: loop, log: log, report: report)
+        // The exporter keeps the wiring (the daemon holds it weakly) until it is let go at stop.
+        let exporter = try MetricsExporter(loop: loop, log: log) { [wiring, unowned daemon] lastWrite in wiring.report(daemon, lastWrite: lastWrite) }
         exporter.configure(directory: config.metricsDirectory, interval: .seconds(config.metricsIntervalSeconds))
-        daemon.metricsText = { report(nil) }
         services.add(exporter)
         let notifier = SystemdNotifier(environment: environment)
         if let watchdog = try WatchdogService(notifier: notifier, loop: loop) { services.add(watchdog) }
+        try services.start()
 
         let reloads = try ReloadWorker()
         try loop.register(reloads.results.descriptor) { [unowned self] _ in
             for result in reloads.collect() { self.finishReload(result, services: services, metrics: metrics, notifier: notifier) }
             if reloads.takeAnother() { self.beginReload(reloads, notifier: notifier) }
         }
+        registered.append(reloads.results.descriptor)
         try loop.register(signals.descriptor) { [unowned self] _ in
             for signal in signals.pending() {
                 switch signal {
@@ -132,15 +144,13 @@ public final class DaemonRunner {
                 }
             }
         }
+        registered.append(signals.descriptor)
 
         let socketDescription = listener.ownedPath ?? "the socket passed by systemd"
         log.info("foldcamd \(Daemon.version) serving \(socketDescription): rig \(rig.id), \(daemon.mode.rawValue) mode, \(rig.cameras.count) cameras")
         notifier.notify("READY=1\nSTATUS=serving \(socketDescription), rig \(rig.id) (\(daemon.mode.rawValue))")
         try loop.run()
-
         services.stop()
-        // Break the cycles between the loop's handlers and what they serve.
-        loop.removeAllHandlers()
         log.info("foldcamd stopped")
         return 0
     }
@@ -153,42 +163,31 @@ public final class DaemonRunner {
             log.info("no state directory (stateDirectory, or StateDirectory= under systemd): a persisted pin is refused, and screen rotations start at 0")
             return nil
         }
-        return StateStore(directory: directory, log: log)
+        do {
+            return try StateStore(directory: directory, log: log)
+        } catch {
+            log.error("state: no thread to write \(directory) on (\(error)); a persisted pin is refused, and screen rotations start at 0")
+            return nil
+        }
     }
 
-    /// Snapshots are encoded on a worker; their replies come back through the loop.
+    /// Snapshots are encoded on a worker; their replies come back through the loop (the
+    /// decisions service stops them).
     private func startSnapshots(loop: EventLoop, server: ControlServer) throws -> SnapshotService {
         let snapshots = try SnapshotService()
-        try loop.register(snapshots.waitTimer.descriptor) { _ in snapshots.checkWaiting() }
         snapshots.settleFrames = config.snapshotSettleFrames
-        try loop.register(snapshots.completions.descriptor) { [unowned server] _ in
-            for completion in snapshots.finished() {
-                server.completeDeferred(sessionID: completion.sessionID, requestID: completion.requestID, result: completion.result)
-            }
-        }
+        try snapshots.watch(on: loop, answering: server)
         return snapshots
     }
 
-    /// The simulator prints every noticeable decision on stdout.
-    private func printDecisions(of daemon: Daemon) {
-        let printer = DecisionPrinter()
-        printer.print(daemon.engine.state, rig: daemon.rig, plan: daemon.engine.plan)
-        daemon.onChange = { [unowned daemon] state, change in
-            if DecisionPrinter.isNoticeable(change) { printer.print(state, rig: daemon.rig, plan: daemon.engine.plan) }
-        }
-    }
-
-    /// The demo fold cycle (`--sweep`); a client that moves the hinge itself stops it.
+    /// The demo fold cycle (`--sweep`); a client that moves the hinge itself stops it
+    /// (`DaemonWiring`).
     private func startSweep(loop: EventLoop, daemon: Daemon, rig: Rig) throws -> SweepDriver {
         let sweep = try SweepDriver(loop: loop, rig: rig, interval: .milliseconds(max(1, options.stepMilliseconds)), cycles: options.sweepCycles) { [unowned daemon] angles in
             for (hinge, angle) in angles.enumerated() where hinge < daemon.rig.hinges.count {
                 daemon.apply(.hingeAngle(hinge: hinge, degrees: angle))
             }
         }
-        daemon.onManualHinge = { [unowned sweep] in
-            if sweep.running { sweep.set(running: false) }
-        }
-        daemon.sweepControl = { [unowned sweep] running in sweep.set(running: running) }
         if options.exitAfterSweep { sweep.onFinished = { loop.stop() } }
         if options.sweep && !sweep.set(running: true) { log.notice("rig \(rig.id) has no hinges: nothing to sweep") }
         return sweep

@@ -1,17 +1,18 @@
 import FoldcamCore
 import FoldcamIO
+import FoldcamPlatform
 import FoldcamRender
 
 /// Prints each decision a person would notice (posture, directions, viewed display, virtual
 /// camera source) as readable lines on stdout: the simulator's running commentary.
 final class DecisionPrinter {
-    let start = ContinuousClock.now
+    let start = MonotonicClock.now
     /// Cleared when stdout's reader goes away; the daemon keeps serving.
     private(set) var enabled = true
 
     func print(_ state: FoldState, rig: Rig, plan: VirtualCameraPlan) {
         guard enabled else { return }
-        let elapsed = ContinuousClock.now - start
+        let elapsed = MonotonicClock.now - start
         let centiseconds = Int(elapsed.components.seconds) * 100 + Int(elapsed.components.attoseconds / 10_000_000_000_000_000)
         let number = "\(centiseconds / 100).\(centiseconds % 100 < 10 ? "0" : "")\(centiseconds % 100)"
         let stamp = "[" + String(repeating: " ", count: max(0, 7 - number.count)) + number + "s] "

@@ -9,41 +9,64 @@ final class HardwareInputs {
     private let loop: EventLoop
     private unowned let daemon: Daemon
     let log: Log
-    private var thread: DeviceThread
+    private var config: DaemonConfig
+    /// Nil until started, and once stopped.
+    private var thread: DeviceThread?
+    /// The loopback labels the running thread was asked to locate.
+    private var asked: [String] = []
 
     /// How long start-up waits for the first inventory before reporting ready anyway.
     /// Below the unit's TimeoutStartSec (30 s), so a slow inventory still ends in READY=1.
     static let inventoryTimeout: Duration = .seconds(20)
 
-    /// Starts the device thread and waits for its first inventory, so READY=1 (sent after this
-    /// returns) means the cameras and sensors present at start are known.
-    init(daemon: Daemon, loop: EventLoop, config: DaemonConfig, log: Log) throws {
+    init(daemon: Daemon, loop: EventLoop, config: DaemonConfig, log: Log) {
         self.loop = loop
         self.daemon = daemon
+        self.config = config
         self.log = log
-        thread = try DeviceThread(rig: daemon.rig, settings: DeviceSettings(config: config), log: log)
+    }
+
+    /// Starts the device thread and waits for its first inventory, so READY=1 (sent after the
+    /// services started) means the cameras and sensors present at start are known.
+    func start() throws {
+        let thread = try DeviceThread(rig: daemon.rig, settings: settings(config), log: log)
+        self.thread = thread
         let first = thread.awaitInventory(timeout: Self.inventoryTimeout)
         if !first.contains(.inventoryComplete) {
             log.warning("the first device inventory took longer than \(Self.inventoryTimeout); serving with what is known so far")
         }
         apply(first)
-        try register()
+        try register(thread)
     }
 
     /// After a reload: a new thread for the new rig. Its inventory arrives through the loop;
     /// nothing here blocks.
     func restart(config: DaemonConfig) throws {
         stop()
-        thread = try DeviceThread(rig: daemon.rig, settings: DeviceSettings(config: config), log: log)
-        try register()
+        self.config = config
+        let thread = try DeviceThread(rig: daemon.rig, settings: settings(config), log: log)
+        self.thread = thread
+        try register(thread)
     }
 
     func stop() {
+        guard let thread else { return }
         loop.unregister(thread.updates.descriptor)
         thread.stop()
+        self.thread = nil
     }
 
-    private func register() throws {
+    /// The device layer's settings, asking it to locate the loopbacks not located yet (a
+    /// loopback being fed is not opened again).
+    private func settings(_ config: DaemonConfig) -> DeviceSettings {
+        var settings = DeviceSettings(config: config)
+        let labels = config.cameraMode == .virtual ? config.virtualCameras.filter { $0.loopbackDevice == nil }.map(\.loopbackLabel) : []
+        asked = daemon.loopbacks.unknown(among: labels)
+        settings.locateLoopbacks = asked
+        return settings
+    }
+
+    private func register(_ thread: DeviceThread) throws {
         let updates = thread.updates
         try loop.register(updates.descriptor) { [unowned self] _ in self.apply(updates.drain()) }
     }
@@ -53,7 +76,12 @@ final class HardwareInputs {
             switch update {
             case let .cameras(descriptors): daemon.replaceDescriptors(descriptors)
             case let .input(event): daemon.apply(event)
-            case .inventoryComplete: log.debug("device inventory complete")
+            case let .loopbacks(asked, found): daemon.loopbacks.record(asked: asked, found: found)
+            case .inventoryComplete:
+                log.debug("device inventory complete")
+                // A device layer that failed located nothing: those labels have no loopback.
+                let missing = daemon.loopbacks.unknown(among: asked)
+                if !missing.isEmpty { daemon.loopbacks.record(asked: missing, found: [:]) }
             case let .failed(reason): log.error("\(reason); cameras not seen stay unplugged, hinges at the rig's declared defaults")
             }
         }

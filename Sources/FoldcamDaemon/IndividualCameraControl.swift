@@ -1,4 +1,3 @@
-import Dispatch
 import FoldcamCapture
 import FoldcamCore
 import FoldcamIO
@@ -8,7 +7,7 @@ import FoldcamPlatform
 /// camera's capture rotation becomes 180° and the sensor has flip controls, it flips the sensor
 /// (and back), so every client receives upright frames without turning them itself. Which
 /// cameras are flipped is published in the `devices` topic (`sensorFlipped`). Device access
-/// happens on a worker queue; results return to the event loop through a mailbox.
+/// happens on a worker thread; results return to the event loop through a mailbox.
 final class IndividualCameraControl {
     struct Result: Sendable {
         var camera: String
@@ -17,7 +16,8 @@ final class IndividualCameraControl {
     }
 
     let results: Mailbox<Result>
-    private let queue = DispatchQueue(label: "foldcam.controls")
+    /// Sets the controls off the loop, one camera at a time.
+    private let worker: Worker
     private let log: Log
     /// What each camera's sensor is set to (only cameras we changed or confirmed).
     private(set) var flipped: [String: Bool] = [:]
@@ -26,6 +26,7 @@ final class IndividualCameraControl {
     init(log: Log) throws(SystemCallError) {
         self.log = log
         results = try Mailbox()
+        worker = try Worker(name: "foldcam-controls")
     }
 
     /// Brings each camera's flip in line with its capture rotation.
@@ -38,7 +39,7 @@ final class IndividualCameraControl {
             pending.insert(camera.id)
             let results = self.results
             let id = camera.id
-            queue.async {
+            worker.submit {
                 switch CameraControls.setFlipped(node: node, want) {
                 case .success: results.post(Result(camera: id, flipped: want, error: nil))
                 case let .failure(error): results.post(Result(camera: id, flipped: !want, error: "\(error)"))

@@ -67,7 +67,10 @@ enum Method: String, CaseIterable {
     }
 
     /// Methods that exist only in a daemon started with `--simulate`.
-    var simulateOnly: Bool { rawValue.hasPrefix("simulate.") }
+    var simulateOnly: Bool {
+        if case .daemon(.simulation) = route { return true }
+        return false
+    }
 
     /// The methods a daemon in `mode` answers, in the order `hello` lists them.
     static func available(simulate: Bool) -> [Method] {
@@ -83,5 +86,58 @@ enum Method: String, CaseIterable {
         let names = available(simulate: simulate).map(\.rawValue)
         let hint = NearestName.hint(for: name, among: names)
         return .failure(WireProtocol.Failure(id: id, code: .unknownMethod, message: "unknown method \(ClientText.quoted(name))\(hint) (see \"hello\" for the list)"))
+    }
+}
+
+/// Where each method is handled. `route` is an exhaustive switch, and so is every router over
+/// its own part (no `default:`), so a method added here without a handler does not compile.
+extension Method {
+    enum Route: Equatable {
+        /// Answered by the server from the session (ControlServer+Routing.swift, `dispatch`).
+        case server(Server)
+        /// Handed to the daemon (Daemon+Requests.swift, `handle`).
+        case daemon(DaemonRequest)
+    }
+
+    /// The session's own subscriptions.
+    enum Server: Equatable { case subscribe, unsubscribe }
+
+    enum DaemonRequest: Equatable {
+        /// Answered from the published values (`Daemon.read`).
+        case read(Read)
+        /// Changes the state (`Daemon.change`).
+        case change(Change)
+        /// A frame from the snapshot worker, answered later (SnapshotService.swift).
+        case snapshot
+        /// The simulator's inputs (`Daemon.simulate`); only with --simulate.
+        case simulation(Simulation)
+    }
+
+    enum Read: Equatable { case hello, devices, state, directions, metrics }
+    enum Change: Equatable { case pinView, unpinView, setScreenRotation }
+    enum Simulation: Equatable { case hinge, `switch`, gravity, accelerometer, plug, unplug, busy, sweep }
+
+    var route: Route {
+        switch self {
+        case .subscribe: return .server(.subscribe)
+        case .unsubscribe: return .server(.unsubscribe)
+        case .hello: return .daemon(.read(.hello))
+        case .devices: return .daemon(.read(.devices))
+        case .state: return .daemon(.read(.state))
+        case .directions: return .daemon(.read(.directions))
+        case .metrics: return .daemon(.read(.metrics))
+        case .snapshot: return .daemon(.snapshot)
+        case .pinView: return .daemon(.change(.pinView))
+        case .unpinView: return .daemon(.change(.unpinView))
+        case .setScreenRotation: return .daemon(.change(.setScreenRotation))
+        case .simulateHinge: return .daemon(.simulation(.hinge))
+        case .simulateSwitch: return .daemon(.simulation(.switch))
+        case .simulateGravity: return .daemon(.simulation(.gravity))
+        case .simulateAccelerometer: return .daemon(.simulation(.accelerometer))
+        case .simulatePlug: return .daemon(.simulation(.plug))
+        case .simulateUnplug: return .daemon(.simulation(.unplug))
+        case .simulateBusy: return .daemon(.simulation(.busy))
+        case .simulateSweep: return .daemon(.simulation(.sweep))
+        }
     }
 }

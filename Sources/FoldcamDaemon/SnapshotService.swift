@@ -2,14 +2,13 @@ import FoldcamCapture
 import FoldcamCore
 import FoldcamPlatform
 import FoldcamVideo
-import Dispatch
 import Synchronization
 
 /// The `snapshot` method in simulate mode: the frame the virtual camera showed at a moment,
 /// upright and unmirrored, as PNG. Synthetic cameras are drawn on demand rather than streamed,
 /// so an idle simulated daemon does no work; a short history of source decisions says which
 /// camera was showing (and how it was turned) at the requested moment. Encoding runs on a
-/// worker queue; the reply returns to the event loop through a mailbox.
+/// worker thread; the reply returns to the event loop through a mailbox.
 ///
 /// The PNG always comes back in the reply, base64-encoded: the daemon writes no file a client
 /// names (docs/security.md). The client writes it with its own rights.
@@ -62,7 +61,8 @@ final class SnapshotService {
     let completions: Mailbox<Completion>
     /// Wakes the event loop once per output frame while snapshots wait for a started camera.
     let waitTimer: Timer
-    private let queue = DispatchQueue(label: "foldcam.snapshot")
+    /// Draws and encodes off the loop, one snapshot at a time.
+    private let worker: Worker
 
     /// A snapshot that started the camera: answered once the producer has written
     /// `settleFrames` + 1 camera frames since `baseline`.
@@ -74,9 +74,36 @@ final class SnapshotService {
     }
     private var waiting: [Waiting] = []
 
+    /// The loop this service's handlers are registered on (`watch`), until `stop`.
+    private weak var loop: EventLoop?
+
     init() throws(SystemCallError) {
         completions = try Mailbox()
         waitTimer = try Timer()
+        worker = try Worker(name: "foldcam-snapshot")
+    }
+
+    /// Registers the wait timer and the finished snapshots on the loop; each finished one is
+    /// answered through `server`. `stop` unregisters them.
+    func watch(on loop: EventLoop, answering server: ControlServer) throws(SystemCallError) {
+        self.loop = loop
+        try loop.register(waitTimer.descriptor) { [unowned self] _ in self.checkWaiting() }
+        try loop.register(completions.descriptor) { [unowned self, unowned server] _ in
+            for completion in self.finished() {
+                server.completeDeferred(sessionID: completion.sessionID, requestID: completion.requestID, result: completion.result)
+            }
+        }
+    }
+
+    /// At shutdown: the loop lets go of this service's handlers; the encodes under way finish
+    /// (the server answers their requests `stopped`).
+    func stop() {
+        worker.stop()
+        waitTimer.cancel()
+        guard let loop else { return }
+        loop.unregister(waitTimer.descriptor)
+        loop.unregister(completions.descriptor)
+        self.loop = nil
     }
 
     /// Records what the virtual camera shows from now on.
@@ -149,7 +176,7 @@ final class SnapshotService {
         let completions = self.completions
         let departed = self.departed
         began(sessionID: sessionID, requestID: request.id)
-        queue.async {
+        worker.submit {
             // A client that left no longer needs its frame drawn.
             let gone = departed.ids.withLock { $0.contains(job.sessionID) }
             let result = gone ? .failure(WireProtocol.Failure(id: job.requestID, code: .stopped, message: "client left")) : Self.render(job)
@@ -162,11 +189,11 @@ final class SnapshotService {
         WireProtocol.Failure(id: id, code: .unavailable, message: "no frame of \(moment): the virtual camera was idle then (nobody was reading it, so no camera ran and no frame was kept); ask without \"at\" to start the camera and take one now")
     }
 
-    /// Encodes a ring frame on the worker queue; the reply comes back through `completions`.
+    /// Encodes a ring frame on the worker; the reply comes back through `completions`.
     private func encodeLater(_ frame: VideoFrame, mirrored: Bool, sessionID: Int, requestID: JSONValue) {
         let completions = self.completions
         let departed = self.departed
-        queue.async {
+        worker.submit {
             if departed.ids.withLock({ $0.contains(sessionID) }) {
                 return completions.post(Completion(sessionID: sessionID, requestID: requestID, result: .failure(WireProtocol.Failure(id: requestID, code: .stopped, message: "client left"))))
             }

@@ -12,6 +12,7 @@ final class SweepDriver {
     private var cyclesLeft: Int?
     private let deliver: ([Double]) -> Void
     var onFinished: (() -> Void)?
+    private unowned let loop: EventLoop
 
     init(loop: EventLoop, rig: Rig, interval: Duration, cycles: Int?, deliver: @escaping ([Double]) -> Void) throws(SystemCallError) {
         timer = try Timer()
@@ -19,11 +20,15 @@ final class SweepDriver {
         self.interval = interval
         cyclesLeft = cycles
         self.deliver = deliver
+        self.loop = loop
         try loop.register(timer.descriptor) { [unowned self] _ in
             let ticks = self.timer.acknowledge()
             if ticks > 0 { self.tick() }
         }
     }
+
+    /// The loop lets go of the timer (at stop).
+    func detach() { loop.unregister(timer.descriptor) }
 
     /// A reloaded rig: its own fold cycle from the start, so no step is outside its hinges'
     /// ranges (the old path would feed angles the new rig drops). Stops if it has no hinge.

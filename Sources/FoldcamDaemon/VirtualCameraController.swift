@@ -11,16 +11,9 @@ final class VirtualCameraController {
     let producer: VirtualCameraProducer
     private var switcher = SourceSwitcher()
     private let log: Log
-    /// Where each rig camera's frames come from (synthetic in simulate mode, a device node on
-    /// hardware); nil when the camera has no device right now.
-    var sourceOf: (String) -> VirtualCameraProducer.Source?
-    /// Called when the producer has the loopback open (reader detection starts then, so the
-    /// daemon's own opens are behind it).
-    var onOutputReady: (() -> Void)?
-    /// Called when readiness may have changed.
-    var onReadinessChange: (() -> Void)?
-    /// Called once the producer has stopped and closed every device (a reload's rebuild waits for it).
-    var onStopped: (() -> Void)?
+    /// What the controller tells and asks the camera side that built it (set once; see
+    /// `VirtualCameraControllerOwner`).
+    weak var owner: VirtualCameraControllerOwner?
     /// Opens, failures and switch times for operators (docs/metrics.md).
     var metrics: DaemonMetrics?
     private var rotations: [String: Int] = [:]
@@ -36,18 +29,8 @@ final class VirtualCameraController {
     private var idleShown = false
     /// The last decision, re-applied when the camera starts or stops.
     private var engine: FoldEngine?
-    /// Told when `demand.deadline` changes (the owner arms a timer for `advanceDemand`).
-    var onDemandDeadline: ((UInt64?) -> Void)?
-    /// Told when a camera could not be opened because it is busy: another program, or another
-    /// virtual camera of this daemon, streams it. The owner calls `devicesChanged` a little
-    /// later, so the camera is taken once it is let go (nothing else would say so: the device
-    /// layer's probe opens succeed while a stream runs).
-    var onBusy: (() -> Void)?
     /// Cameras found busy and not delivered since: their retries are logged at debug only.
     private var stillBusy: Set<String> = []
-    /// Unregisters what the event loop watches for this controller (its reader count and its
-    /// grace timer); called when the camera side is torn down (a reload rebuilds it).
-    var detachFromLoop: (() -> Void)?
 
     /// Who streams the cameras several virtual cameras need (nil: every open is its own).
     var sharing: CameraSharing?
@@ -61,12 +44,11 @@ final class VirtualCameraController {
     /// configuration lists several.
     let label: String
 
-    init(producer: VirtualCameraProducer, plan: VirtualCameraPlan, label: String = "virtual camera", log: Log, sourceOf: @escaping (String) -> VirtualCameraProducer.Source?) {
+    init(producer: VirtualCameraProducer, plan: VirtualCameraPlan, label: String = "virtual camera", log: Log) {
         self.producer = producer
         self.plan = plan
         self.label = label
         self.log = log
-        self.sourceOf = sourceOf
     }
 
     /// Set once the loopback failed: a camera's frames then reach no reader, so nothing is ready.
@@ -89,7 +71,7 @@ final class VirtualCameraController {
             // Idle: every camera closed, the loopback keeps its idle frame.
             perform(switcher.prewarm(nil))
             perform(switcher.decide(candidates: []))
-            if readiness != before { onReadinessChange?() }
+            if readiness != before { owner?.controllerReadinessChanged(self) }
             return
         }
         let state = engine.state, rig = engine.rig
@@ -108,7 +90,7 @@ final class VirtualCameraController {
         perform(switcher.prewarm(predictedSource(engine: engine, current: candidates.first)))
         // The camera being fed may have turned (gravity, mount): tell the producer.
         if let feeding = switcher.feeding { producer.send(.feed(camera: feeding, rotation: rotations[feeding] ?? 0)) }
-        if readiness != before { onReadinessChange?() }
+        if readiness != before { owner?.controllerReadinessChanged(self) }
     }
 
     // MARK: Demand
@@ -150,11 +132,11 @@ final class VirtualCameraController {
     private func changeDemand(_ body: (inout CameraDemand) -> CameraDemand.Change?) {
         let before = readiness
         apply(body(&demand))
-        if readiness != before { onReadinessChange?() }
+        if readiness != before { owner?.controllerReadinessChanged(self) }
     }
 
     private func apply(_ change: CameraDemand.Change?) {
-        onDemandDeadline?(demand.deadline)
+        owner?.controller(self, demandDeadline: demand.deadline)
         guard let change else { return }
         switch change {
         case .start:
@@ -199,10 +181,10 @@ final class VirtualCameraController {
         let before = readiness
         readinessBeforeRetry = nil
         perform(switcher.retryFailed())
-        if readiness != before { onReadinessChange?() }
+        if readiness != before { owner?.controllerReadinessChanged(self) }
     }
 
-    /// The busy-retry timer (`onBusy`): tries the failed cameras again, reporting the readiness
+    /// The busy-retry timer (`controllerFoundBusy`): tries the failed cameras again, reporting the readiness
     /// of before until the try delivers a frame or fails.
     func retryBusy() {
         guard demand.running, !stillBusy.isEmpty else { return devicesChanged() }
@@ -211,7 +193,7 @@ final class VirtualCameraController {
         // Held only while an open is under way: its first frame or failure clears it.
         if actions.contains(where: { if case .open = $0 { true } else { false } }) { readinessBeforeRetry = before }
         perform(actions)
-        if readiness != before { onReadinessChange?() }
+        if readiness != before { owner?.controllerReadinessChanged(self) }
     }
 
     func handle(_ event: VirtualCameraProducer.Event) {
@@ -231,12 +213,12 @@ final class VirtualCameraController {
             if reason == .busy && stillBusy.contains(camera) {
                 log.debug("\(label): \(camera) is still busy: \(message)")
             } else {
-                log.warning("\(label): \(camera) failed (\(reason.rawValue)): \(message)\(reason == .busy ? "; trying again every \(VirtualCameraSetup.busyRetryInterval)" : "")")
+                log.warning("\(label): \(camera) failed (\(reason.rawValue)): \(message)\(reason == .busy ? "; trying again every \(CameraLoopWatch.busyRetryInterval)" : "")")
             }
             if reason == .busy { stillBusy.insert(camera) }
             metrics?.cameraOpenFailed(camera)
             perform(switcher.failed(camera, reason: reason))
-            if reason == .busy { onBusy?() }
+            if reason == .busy { owner?.controllerFoundBusy(self) }
         case let .outputFailed(message):
             log.error("\(label) output: \(message); readiness stays interrupted (outputFailed) until the daemon is restarted")
             outputBroken = true
@@ -248,11 +230,11 @@ final class VirtualCameraController {
         case let .firstZeroCopyFrame(camera):
             log.info("\(label): \(camera)'s frames reach the loopback with no copy (queued in the buffer the camera captured into)")
         case .outputReady:
-            onOutputReady?()
+            owner?.controllerOutputReady(self)
         case .stopped:
-            onStopped?()
+            owner?.controllerStopped(self)
         }
-        if readiness != before { onReadinessChange?() }
+        if readiness != before { owner?.controllerReadinessChanged(self) }
     }
 
     private func perform(_ actions: [SourceSwitcher.Action]) {
@@ -262,7 +244,7 @@ final class VirtualCameraController {
                 log.debug("\(label): opening \(camera)\(camera == switcher.warming ? " ahead of a likely switch (pre-warm)" : "")")
                 timing.opened(camera, at: MonotonicClock.nanoseconds)
                 metrics?.cameraOpened(camera)
-                if let source = sourceOf(camera) {
+                if let source = owner?.source(of: camera, for: self) {
                     switch sharing?.open(camera, by: sharingID) ?? .device {
                     case .device: producer.send(.open(camera: camera, source: source))
                     case let .shared(feed): producer.send(.open(camera: camera, source: .shared(feed)))
@@ -282,7 +264,7 @@ final class VirtualCameraController {
                 let report = timing.fed(camera, at: MonotonicClock.nanoseconds)
                 if let report { metrics?.switchFed(afterSeconds: Double(report.decisionToFeed) / 1e9) }
                 log.info("\(label) now shows \(camera)\(report.map(Self.describe) ?? "")")
-                onReadinessChange?()  // the readiness value names the camera that feeds it
+                owner?.controllerReadinessChanged(self)  // the readiness value names the camera that feeds it
             case .feedUnavailable where !demand.running:
                 producer.send(.idle)
             case .feedUnavailable:
@@ -298,4 +280,26 @@ final class VirtualCameraController {
         let start = report.prewarmed ? "pre-warmed: streaming before the decision" : report.cameraStart.map { "the camera took \(ms($0)) from open to its first frame" }
         return ", \(ms(report.decisionToFeed)) after the decision" + (start.map { " (\($0))" } ?? "")
     }
+}
+
+/// What a virtual camera controller tells and asks the camera side that built it
+/// (`CameraService`), in one place instead of a callback each.
+protocol VirtualCameraControllerOwner: AnyObject {
+    /// Where a rig camera's frames come from (synthetic in simulate mode, a device node on
+    /// hardware); nil when the camera has no device right now.
+    func source(of camera: String, for controller: VirtualCameraController) -> VirtualCameraProducer.Source?
+    /// The producer has the loopback open (reader detection starts then, so the daemon's own
+    /// opens are behind it).
+    func controllerOutputReady(_ controller: VirtualCameraController)
+    /// Readiness may have changed.
+    func controllerReadinessChanged(_ controller: VirtualCameraController)
+    /// The producer has stopped and closed every device (a reload's rebuild waits for it).
+    func controllerStopped(_ controller: VirtualCameraController)
+    /// `demand.deadline` changed: the owner arms a timer for `advanceDemand` (nil: none).
+    func controller(_ controller: VirtualCameraController, demandDeadline: UInt64?)
+    /// A camera could not be opened because it is busy: another program, or another virtual
+    /// camera of this daemon, streams it. The owner calls `retryBusy` a little later, so the
+    /// camera is taken once it is let go (nothing else would say so: the device layer's probe
+    /// opens succeed while a stream runs).
+    func controllerFoundBusy(_ controller: VirtualCameraController)
 }

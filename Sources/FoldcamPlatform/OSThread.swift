@@ -34,6 +34,11 @@ public final class OSThread: @unchecked Sendable {
         _ = pthread_join(handle, nil)
     }
 
+    /// Lets the thread end on its own (instead of `join`): its resources go when it does.
+    public func detach() {
+        _ = pthread_detach(handle)
+    }
+
     private static func create(name: String, _ body: @escaping @Sendable () -> Void) throws(SystemCallError) -> pthread_t {
         let box = Unmanaged.passRetained(Box(body)).toOpaque()
         var thread = pthread_t()

@@ -111,23 +111,3 @@ public enum GroupLookup {
         return status.st_gid
     }
 }
-
-/// CLOCK_MONOTONIC in nanoseconds: the clock snapshot timestamps use (clients read the same
-/// clock, e.g. Python's time.monotonic_ns()).
-public enum MonotonicClock {
-    public static var nanoseconds: UInt64 {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
-    }
-}
-
-/// CLOCK_REALTIME in seconds: for the few values people compare with calendar time (the
-/// daemon's start time in its metrics).
-public enum WallClock {
-    public static var seconds: Double {
-        var now = timespec()
-        clock_gettime(CLOCK_REALTIME, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    }
-}

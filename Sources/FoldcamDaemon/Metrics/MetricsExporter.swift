@@ -31,6 +31,9 @@ final class MetricsExporter {
     }
 
     /// Writes to `directory` every `interval` from now on (at once too), or stops writing.
+    /// The loop lets go of the timer (at stop).
+    func detach() { loop.unregister(timer.descriptor) }
+
     func configure(directory: String?, interval: Duration) {
         guard directory != self.directory || interval != self.interval else { return }
         self.directory = directory

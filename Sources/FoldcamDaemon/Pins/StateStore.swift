@@ -1,4 +1,3 @@
-import Dispatch
 import FoldcamCore
 import FoldcamIO
 import FoldcamPlatform
@@ -12,13 +11,14 @@ final class StateStore: Sendable {
     let directory: String
     private let log: Log
     /// Writes in the order they were asked for, off the loop (a slow disk never holds a client).
-    private let queue = DispatchQueue(label: "foldcam.state")
+    private let worker: Worker
     /// The newest state not yet taken by the writer (nil: no write waiting).
     private let pending = Mutex<PersistedState?>(nil)
 
-    init(directory: String, log: Log) {
+    init(directory: String, log: Log) throws(SystemCallError) {
         self.directory = directory
         self.log = log
+        worker = try Worker(name: "foldcam-state")
     }
 
     var path: String { "\(directory)/\(PersistedState.fileName)" }
@@ -52,7 +52,7 @@ final class StateStore: Sendable {
             return waiting != nil
         }
         if scheduled { return }
-        queue.async { [self] in
+        worker.submit { [self] in
             guard let latest = pending.withLock({ waiting -> PersistedState? in
                 defer { waiting = nil }
                 return waiting
@@ -67,7 +67,7 @@ final class StateStore: Sendable {
     }
 
     /// Waits for the writes asked for so far (at stop, so the last change is on disk).
-    func flush() { queue.sync {} }
+    func flush() { worker.waitForSubmitted() }
 
     private func setAside(_ problem: String) {
         do {

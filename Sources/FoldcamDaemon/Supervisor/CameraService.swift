@@ -32,7 +32,14 @@ final class CameraService: DaemonService {
     private enum Running {
         case none
         case individual(IndividualCameraControl)
-        case virtual(VirtualCameraProducer, VirtualCameraController)
+        case virtual(VirtualCamera)
+    }
+
+    /// A running virtual camera: what it is built of and what the loop watches for it.
+    private struct VirtualCamera {
+        var producer: VirtualCameraProducer
+        var controller: VirtualCameraController
+        var watch: CameraLoopWatch
     }
 
     var serviceName: String { label == "virtual camera" ? "cameras" : label }
@@ -52,10 +59,12 @@ final class CameraService: DaemonService {
     private var running: Running = .none
     /// Producers told to stop whose `.stopped` has not arrived (with their controllers, which
     /// handle that event): the next one starts after.
-    private var stopping: [(producer: VirtualCameraProducer, controller: VirtualCameraController)] = []
+    private var stopping: [VirtualCamera] = []
     private var rebuildWhenStopped = false
+    /// Built once the device layer has located this camera's loopback label.
+    private var waitingForLoopback = false
 
-    init(daemon: Daemon, camera: VirtualCameraSlot, server: ControlServer, loop: EventLoop, config: DaemonConfig, explicitNode: String?, log: Log) throws {
+    init(daemon: Daemon, camera: VirtualCameraSlot, server: ControlServer, loop: EventLoop, config: DaemonConfig, explicitNode: String?, log: Log) {
         self.daemon = daemon
         self.camera = camera
         isDefault = daemon.cameras.first === camera
@@ -66,12 +75,25 @@ final class CameraService: DaemonService {
         self.log = log
         self.config = config
         blueprint = Blueprint(config: config, spec: camera.spec, rig: daemon.rig, plan: camera.plan, explicitNode: self.explicitNode)
+    }
+
+    func start() throws {
+        // Simulation has no device thread: the directory's worker locates, while start waits.
+        if daemon.mode == .simulate, let label = labelToLocate {
+            try daemon.loopbacks.search([label], loop: loop)
+            daemon.loopbacks.awaitSearches()
+        }
         try build()
+    }
+
+    /// The card label this camera's loopback is found by; nil when a node is named.
+    private var labelToLocate: String? {
+        config.cameraMode == .virtual && explicitNode == nil && camera.spec.loopbackDevice == nil ? camera.spec.loopbackLabel : nil
     }
 
     /// The running producer's counters, for the metrics (nil without a producer).
     var producerStatistics: VirtualCameraProducer.Statistics? {
-        if case let .virtual(producer, _) = running { return producer.stats }
+        if case let .virtual(camera) = running { return camera.producer.stats }
         return nil
     }
 
@@ -108,7 +130,7 @@ final class CameraService: DaemonService {
         config = reload.config
         if let spec = reload.config.virtualCameras.first(where: { $0.id == camera.id }) { camera.spec = spec }
         // The grace period and the snapshot settle count apply at once, without a rebuild.
-        if case let .virtual(_, controller) = running { controller.demandGrace = UInt64(config.cameraIdleGraceMilliseconds) * 1_000_000 }
+        if case let .virtual(running) = running { running.controller.demandGrace = UInt64(config.cameraIdleGraceMilliseconds) * 1_000_000 }
         camera.snapshots?.settleFrames = config.snapshotSettleFrames
         guard next != blueprint else { return }
         log.notice("\(label): rebuilding for the new configuration (\(Self.differences(blueprint, next)))")
@@ -119,6 +141,7 @@ final class CameraService: DaemonService {
 
     func stop() {
         rebuildWhenStopped = false
+        waitingForLoopback = false
         tearDown()
     }
 
@@ -131,15 +154,39 @@ final class CameraService: DaemonService {
             try loop.register(control.results.descriptor) { [unowned daemon] _ in
                 for result in control.results.drain() where control.handle(result) { daemon.publish(candidates: [.devices]) }
             }
-            daemon.individual = control
+            daemon.attach(individual: control)
             running = .individual(control)
             log.info("individual camera mode: clients open the cameras; sensors are flipped when a capture needs 180°")
             return
         }
-        guard let (producer, controller) = try VirtualCameraSetup.start(daemon: daemon, camera: camera, label: label, loop: loop, config: config, explicitNode: explicitNode, log: log)
+        var located: String?
+        if let label = labelToLocate {
+            switch daemon.loopbacks.lookup(label) {
+            case let .located(node):
+                located = node
+            case .unknown:
+                // Located off the loop; built when the answer comes (readiness: switching).
+                if daemon.mode == .simulate { try daemon.loopbacks.search([label], loop: loop) }
+                waitingForLoopback = true
+                camera.rebuilding = true
+                daemon.loopbacks.wait(for: label, self)
+                log.debug("\(label): waiting for the device layer to locate loopback \"\(label)\"")
+                return
+            }
+        }
+        guard let built = try VirtualCameraSetup.build(daemon: daemon, camera: camera, label: label, config: config, explicitNode: explicitNode, located: located, log: log)
         else { return }
-        controller.onStopped = { [unowned self, unowned producer] in self.stopped(producer) }
-        running = .virtual(producer, controller)
+        let producer = built.producer, controller = built.controller
+        let watch = try CameraLoopWatch(producer: producer, controller: controller, node: built.node, label: label, loop: loop, graceMilliseconds: config.cameraIdleGraceMilliseconds, log: log)
+        controller.owner = self
+        // Running before the first decision reaches the controller: its deadlines find the watch.
+        running = .virtual(VirtualCamera(producer: producer, controller: controller, watch: watch))
+        daemon.sharing.register(camera.id, producer: producer)
+        producer.start()
+        camera.snapshots?.producer = producer
+        camera.snapshots?.camera = controller
+        daemon.attach(controller, to: camera)
+        log.info("\(label): feeding \(built.node) with \(built.mode)")
         if isDefault { server.authorizer.cameraGroup = producer.configuration.outputNode.flatMap { DaemonRunner.cameraGroup(of: $0) } }
     }
 
@@ -151,25 +198,26 @@ final class CameraService: DaemonService {
             break
         case let .individual(control):
             loop.unregister(control.results.descriptor)
-            daemon.individual = nil
-        case let .virtual(producer, controller):
-            controller.detachFromLoop?()
+            daemon.attach(individual: nil)
+        case let .virtual(running):
+            running.watch.detachDemand()
             daemon.sharing.unregister(camera.id)
             camera.rebuilding = rebuilding
             daemon.attach(nil, to: camera)
             camera.snapshots?.producer = nil
             if isDefault { server.authorizer.cameraGroup = nil }
-            stopping.append((producer, controller))
-            producer.send(.stop)
+            stopping.append(running)
+            running.producer.send(.stop)
         }
         running = .none
     }
 
     /// A producer finished stopping: its thread let go of every device.
-    private func stopped(_ producer: VirtualCameraProducer) {
-        loop.unregister(producer.events.descriptor)
-        stopping.removeAll { $0.producer === producer }
-        log.info("\(label): stopped feeding \(producer.configuration.outputNode ?? "no loopback")")
+    private func stopped(_ controller: VirtualCameraController) {
+        guard let index = stopping.firstIndex(where: { $0.controller === controller }) else { return }
+        let stopped = stopping.remove(at: index)
+        stopped.watch.detachProducer()
+        log.info("\(label): stopped feeding \(stopped.producer.configuration.outputNode ?? "no loopback")")
         if stopping.isEmpty && rebuildWhenStopped {
             rebuildWhenStopped = false
             rebuild()
@@ -178,12 +226,12 @@ final class CameraService: DaemonService {
 
     private func rebuild() {
         camera.problem = nil
+        camera.rebuilding = false
         do {
             try build()
         } catch {
             log.error("\(label): cannot start for the new configuration: \(error); decisions go on without it")
         }
-        camera.rebuilding = false
         daemon.publish(candidates: [.readiness])
     }
 
@@ -195,5 +243,35 @@ final class CameraService: DaemonService {
         if old.format != new.format { parts.append("format \(old.format.map { "\($0)" } ?? "none") → \(new.format.map { "\($0)" } ?? "none")") }
         if old.mirror != new.mirror { parts.append("mirror \(old.mirror) → \(new.mirror)") }
         return parts.joined(separator: "; ")
+    }
+}
+
+extension CameraService: LoopbackWaiter {
+    func loopbackLocated(_ label: String) {
+        guard waitingForLoopback, case .none = running, stopping.isEmpty else { return }
+        waitingForLoopback = false
+        rebuild()
+    }
+}
+
+extension CameraService: VirtualCameraControllerOwner {
+    func source(of camera: String, for controller: VirtualCameraController) -> VirtualCameraProducer.Source? {
+        VirtualCameraSetup.source(of: camera, daemon: daemon)
+    }
+
+    func controllerOutputReady(_ controller: VirtualCameraController) { watch(of: controller)?.watchReaders() }
+    func controllerReadinessChanged(_ controller: VirtualCameraController) { daemon.publish(candidates: [.readiness]) }
+    func controllerStopped(_ controller: VirtualCameraController) { stopped(controller) }
+
+    func controller(_ controller: VirtualCameraController, demandDeadline: UInt64?) {
+        watch(of: controller)?.schedule(demandDeadline: demandDeadline)
+    }
+
+    func controllerFoundBusy(_ controller: VirtualCameraController) { watch(of: controller)?.retryBusyLater() }
+
+    /// The running camera's watch; nil for a controller being stopped (its demand is let go).
+    private func watch(of controller: VirtualCameraController) -> CameraLoopWatch? {
+        guard case let .virtual(camera) = running, camera.controller === controller else { return nil }
+        return camera.watch
     }
 }

@@ -34,18 +34,20 @@ extension Daemon: DaemonService {
     func applyReload(_ reload: ReloadWorker.Prepared) {
         // A newly named state directory takes the current pin and rotations from now on.
         if let directory = reload.config.stateDirectory, directory != stateStore?.directory {
-            stateStore = StateStore(directory: directory, log: log)
-            log.notice("state: now kept in \(directory)")
+            do {
+                stateStore = try StateStore(directory: directory, log: log)
+                log.notice("state: now kept in \(directory)")
+            } catch {
+                log.error("state: no thread to write \(directory) on (\(error)); keeping \(stateStore?.directory ?? "no state directory")")
+            }
         }
         replaceRig(reload.rig, plan: reload.plan, cameraPlans: reload.cameraPlans)
     }
 
     func stop() {
-        // The callbacks capture the parts they call; clearing them ends those cycles.
-        onChange = nil
-        onManualHinge = nil
-        sweepControl = nil
-        metricsText = nil
+        owner = nil
+        for camera in cameras { camera.snapshots?.stop() }
+        loopbacks.stop()
         // The last pin or screen rotation is on disk before the process exits.
         stateStore?.flush()
     }
@@ -54,7 +56,10 @@ extension Daemon: DaemonService {
 extension SweepDriver: DaemonService {
     var serviceName: String { "demo sweep" }
     func applyReload(_ reload: ReloadWorker.Prepared) { replaceRig(reload.rig) }
-    func stop() { set(running: false) }
+    func stop() {
+        set(running: false)
+        detach()
+    }
 }
 
 extension HardwareInputs: DaemonService {
@@ -76,6 +81,7 @@ extension MetricsExporter: DaemonService {
     func stop() {
         if directory != nil { write() }
         configure(directory: nil, interval: .seconds(1))
+        detach()
     }
 }
 
@@ -83,18 +89,26 @@ extension MetricsExporter: DaemonService {
 final class WatchdogService: DaemonService {
     let serviceName = "systemd watchdog"
     private let timer: Timer
+    private let interval: Duration
+    private unowned let loop: EventLoop
 
     init?(notifier: SystemdNotifier, loop: EventLoop) throws {
         guard let interval = notifier.watchdogInterval else { return nil }
         let timer = try Timer()
-        try timer.schedule(after: interval, repeating: interval)
         try loop.register(timer.descriptor) { _ in
             _ = timer.acknowledge()
             notifier.notify("WATCHDOG=1")
         }
         self.timer = timer
+        self.interval = interval
+        self.loop = loop
     }
 
+    func start() throws { try timer.schedule(after: interval, repeating: interval) }
+
     func applyReload(_ reload: ReloadWorker.Prepared) {}
-    func stop() { timer.cancel() }
+    func stop() {
+        timer.cancel()
+        loop.unregister(timer.descriptor)
+    }
 }

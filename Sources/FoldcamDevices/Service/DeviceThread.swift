@@ -37,11 +37,11 @@ public final class DeviceThread: Sendable {
     /// update so far, in order. For start-up only, before the event loop runs.
     public func awaitInventory(timeout: Duration) -> [DeviceUpdate] {
         var collected: [DeviceUpdate] = []
-        let deadline = ContinuousClock.now + timeout
+        let deadline = MonotonicClock.now + timeout
         var waiting = PollSet()
         waiting.append(updates.descriptor.rawValue)
         while !collected.contains(.inventoryComplete) {
-            let left = deadline - ContinuousClock.now
+            let left = deadline - MonotonicClock.now
             guard left > .zero else { break }
             // A failed poll (it cannot fail for one valid descriptor) just drains early.
             _ = try? waiting.wait(timeoutMilliseconds: Int32(min(left.components.seconds * 1000 + 1, 1000)))

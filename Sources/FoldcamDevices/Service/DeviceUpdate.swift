@@ -6,6 +6,9 @@ public enum DeviceUpdate: Sendable, Equatable {
     /// The full set of cameras present now (replaces the previous set).
     case cameras([CameraDescriptor])
     case input(InputEvent)
+    /// Where the loopbacks of `DeviceSettings.locateLoopbacks` are (`LoopbackLocator`, on the
+    /// device thread): each asked label's node; a label missing from `found` has none.
+    case loopbacks(asked: [String], found: [String: String])
     /// The first inventory (cameras, sensors, switches) is done: the daemon may report ready.
     case inventoryComplete
     /// The device layer could not start or stopped working; the daemon keeps serving the rig's
@@ -20,6 +23,10 @@ public struct DeviceSettings: Sendable, Equatable {
     public var sensorPollMilliseconds: Int
     /// How often busy cameras are probed again.
     public var busyRetryMilliseconds: Int = 2000
+    /// The loopback labels to find with the first inventory (`DeviceUpdate.loopbacks`): the
+    /// daemon's not yet located ones. Locating opens those nodes, so a loopback already fed is
+    /// not asked for again.
+    public var locateLoopbacks: [String] = []
 
     public init(config: DaemonConfig) {
         seat = config.seat

@@ -22,8 +22,8 @@ final class HardwareMonitor {
     private var pollTimerArmed = false
     private let busyTimer: Timer
     private var busyTimerArmed = false
-    private let clock = ContinuousClock()
-    private let start: ContinuousClock.Instant
+    private let clock = MonotonicClock()
+    private let start: MonotonicInstant
 
     init(rig: Rig, settings: DeviceSettings, log: Log, updates: Mailbox<DeviceUpdate>) throws {
         self.rig = rig
@@ -51,6 +51,11 @@ final class HardwareMonitor {
             addSensor(device.record(attributes: IIOClassifier.attributes))
         }
         startSwitches()
+        if !settings.locateLoopbacks.isEmpty {
+            var found: [String: String] = [:]
+            for label in settings.locateLoopbacks { found[label] = LoopbackLocator.find(label: label) }
+            updates.post(.loopbacks(asked: settings.locateLoopbacks, found: found))
+        }
         updates.post(.inventoryComplete)
         log.info("device inventory: \(inventory.descriptors.count) cameras, sensors \(sensors.isEmpty ? "none" : "in use"), switches \(switches == nil ? "unavailable" : "through libinput seat \(settings.seat)")")
         armBusyRetryIfNeeded()

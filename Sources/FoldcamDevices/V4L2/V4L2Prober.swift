@@ -1,4 +1,3 @@
-import CV4L2
 import FoldcamV4L2
 
 /// Asks one V4L2 node everything the classifier needs: capabilities, formats with sizes and
@@ -15,15 +14,15 @@ public enum V4L2Prober {
         // Only capture nodes have formats worth listing; the classifier skips the rest.
         let flags = capability.nodeCapabilities
         guard flags.contains(.videoCapture) || flags.contains(.videoCaptureMultiplanar) else { return answers }
-        let bufferType = flags.contains(.videoCapture) ? cv4l2_BUF_TYPE_VIDEO_CAPTURE : cv4l2_BUF_TYPE_VIDEO_CAPTURE_MPLANE
+        let bufferType: V4L2BufferType = flags.contains(.videoCapture) ? .videoCapture : .videoCaptureMultiplanar
         answers.formats = try formats(device, bufferType: bufferType)
         answers.controls = try controls(device)
         return answers
     }
 
-    static func formats(_ device: V4L2Device, bufferType: UInt32) throws(DeviceError) -> [V4L2Format] {
+    static func formats(_ device: V4L2Device, bufferType: V4L2BufferType) throws(DeviceError) -> [V4L2Format] {
         var formats: [V4L2Format] = []
-        for (code, description) in try device.enumerateFormats(bufferType: bufferType) {
+        for (code, description) in try device.enumerateFormats(of: bufferType) {
             guard code.text != nil else {
                 throw .garbage(device: device.node, call: "VIDIOC_ENUM_FMT", what: "pixel format \(code) is not a fourcc")
             }
@@ -56,10 +55,10 @@ public enum V4L2Prober {
 
     static func controls(_ device: V4L2Device) throws(DeviceError) -> V4L2Controls {
         V4L2Controls(
-            orientation: try device.probeControlValue(cv4l2_CID_CAMERA_ORIENTATION, name: "V4L2_CID_CAMERA_ORIENTATION"),
-            sensorRotationCounterClockwise: try device.probeControlValue(cv4l2_CID_CAMERA_SENSOR_ROTATION, name: "V4L2_CID_CAMERA_SENSOR_ROTATION"),
-            hasHorizontalFlip: try device.probeControl(cv4l2_CID_HFLIP, name: "V4L2_CID_HFLIP"),
-            hasVerticalFlip: try device.probeControl(cv4l2_CID_VFLIP, name: "V4L2_CID_VFLIP"),
-            hasRotate: try device.probeControl(cv4l2_CID_ROTATE, name: "V4L2_CID_ROTATE"))
+            orientation: try device.probeValue(of: .cameraOrientation),
+            sensorRotationCounterClockwise: try device.probeValue(of: .cameraSensorRotation),
+            hasHorizontalFlip: try device.probe(.horizontalFlip),
+            hasVerticalFlip: try device.probe(.verticalFlip),
+            hasRotate: try device.probe(.rotate))
     }
 }
