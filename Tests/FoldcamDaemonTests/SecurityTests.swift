@@ -176,6 +176,40 @@ struct SecurityTests {
         #expect(inForeign.stderr.contains("belongs to uid \(OtherUser.uid)"), "\(inForeign.stderr)")
     }
 
+    @Test("the socket directory is checked along its whole path: a parent another user owns is refused")
+    func refusesForeignParent() throws {
+        try #require(OtherUser.available, "needs root to give a directory to another user")
+        let directory = try TemporaryDirectory()
+        let parent = directory.file("parent")
+        #expect(mkdir(parent, 0o755) == 0 && chown(parent, OtherUser.uid, OtherUser.gid) == 0)
+        let mine = parent + "/mine"
+        #expect(mkdir(mine, 0o755) == 0)
+        let daemon = try ChildProcess(
+            executable: try Executables.path(of: "foldcamd"), arguments: ["--simulate", "--quiet", "--socket", mine + "/foldcam.sock"],
+            stdoutPath: directory.file("daemon.out"), stderrPath: directory.file("daemon.err"))
+        #expect(daemon.exitCode(timeout: .seconds(30)) == 1, "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("\(parent) belongs to uid \(OtherUser.uid)"), "\(daemon.stderr)")
+        #expect(access(mine + "/foldcam.sock", F_OK) != 0)
+    }
+
+    @Test("at SIGTERM the daemon removes only the socket it created, not one put at its path since")
+    func unlinksOnlyItsOwnSocket() throws {
+        let daemon = try RunningDaemon()
+        // Another socket takes the path (its creator removed the daemon's and bound its own).
+        #expect(unlink(daemon.socketPath) == 0)
+        let other = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(other) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(daemon.socketPath.utf8) + [0]) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(other, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        #expect(daemon.stop() == 0)
+        #expect(access(daemon.socketPath, F_OK) == 0, "the daemon removed a socket it did not create")
+    }
+
     @Test("foldcamctl refuses a server running as another user (a squatter's fake daemon)")
     func clientDetectsImpostor() throws {
         try #require(OtherUser.available, "needs root (setpriv)")
