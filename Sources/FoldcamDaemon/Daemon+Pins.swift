@@ -43,7 +43,7 @@ extension Daemon {
         guard let store = stateStore, let kept = store.load() else { return }
         for (display, degrees) in kept.screenRotations.sorted(by: { $0.key < $1.key }) {
             guard let index = rig.displayIndex(display) else {
-                log.warning("state: rig \(rig.id) has no display \(display); its kept screen rotation is dropped")
+                log.warning("state: rig \(rig.id) has no display \(ClientText.quoted(display)); its kept screen rotation is dropped")
                 continue
             }
             apply(.screenRotation(display: index, degrees: degrees))
@@ -54,7 +54,7 @@ extension Daemon {
                 log.notice("pin: restored the persisted pin on \(pin.display), made by \(Self.describe(pin.owner)) (\(store.path))")
                 applyPinInForce()
             } else {
-                log.warning("state: rig \(rig.id) has no display \(pin.display); the persisted pin made by \(Self.describe(pin.owner)) is dropped")
+                log.warning("state: rig \(rig.id) has no display \(ClientText.quoted(pin.display)); the persisted pin made by \(Self.describe(pin.owner)) is dropped")
             }
         }
     }

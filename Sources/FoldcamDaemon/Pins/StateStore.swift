@@ -75,7 +75,9 @@ final class StateStore: Sendable {
     /// Waits for the writes asked for so far (at stop, so the last change is on disk).
     func flush() { queue.sync {} }
 
-    private func setAside(_ problem: String) {
+    private func setAside(_ text: String) {
+        // What is wrong quotes the file (a key, a value, a parse error's context): escaped and cut.
+        let problem = ClientText.escaped(text, limit: 512)
         do {
             try SafeFile.setAside(directory: directory, name: PersistedState.fileName, suffix: ".bad")
             log.warning("state: \(path) \(problem); starting without it (kept as \(path).bad; the next pin or screen rotation writes a new one)")
