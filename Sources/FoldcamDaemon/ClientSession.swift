@@ -38,6 +38,9 @@ final class ClientSession {
     }
     /// Whether the client has sent at least one whole request line.
     private(set) var hasSpoken = false
+    /// A control-class peer (`Authorizer`): `state` shows it who holds each pin (uid, pid and
+    /// command); others see only that a pin exists and where.
+    var seesPinOwners = false
     /// Whether this connection counts against its uid's `maxClientsPerUser`.
     var countsAgainstUser = false
     /// The peer shut its writing side: no more requests, but replies owed are still sent.

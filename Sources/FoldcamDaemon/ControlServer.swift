@@ -48,7 +48,10 @@ final class ControlServer {
     let log: Log
     var limits: Limits
     weak var handler: RequestHandling?
-    var authorizer: Authorizer
+    var authorizer: Authorizer {
+        // A reload may change the control group: who may see pin owners changes with it.
+        didSet { for session in sessions.values { session.seesPinOwners = authorizer.permits(.control, session.credentials) } }
+    }
     /// Counters for operators (docs/metrics.md), shared with the daemon.
     let metrics: DaemonMetrics
     var sessions: [Int32: ClientSession] = [:]

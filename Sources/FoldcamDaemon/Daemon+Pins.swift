@@ -102,4 +102,17 @@ extension Daemon {
     static func describe(_ owner: PinBoard.Owner) -> String {
         "uid \(owner.uid) pid \(owner.pid)" + (owner.command.map { " \(ClientText.quoted($0))" } ?? "")
     }
+
+    /// `state` for a peer that may not control: each pin without its owner (uid, pid, command),
+    /// which would tell a stranger which process of whom holds the kiosk's view.
+    static func hidingPinOwners(_ answer: Answer) -> Answer {
+        guard case let .value(.object(members)) = answer else { return answer }
+        return .value(.object(members.map { key, value in
+            guard key == "pins", case let .array(pins) = value else { return (key, value) }
+            return (key, .array(pins.map { pin in
+                guard case let .object(fields) = pin else { return pin }
+                return .object(fields.filter { !["uid", "pid", "command"].contains($0.0) })
+            }))
+        }))
+    }
 }

@@ -34,6 +34,7 @@ extension Daemon: RequestHandling {
             switch method {
             case .pinView: try pinView(params, session: session)
             case .unpinView: try unpinView(params, session: session)
+            case .state where !session.seesPinOwners: return .success(Self.hidingPinOwners(try route(method, request, params)))
             default: return .success(try route(method, request, params))
             }
             return .success(.encoded(publishedValue(of: .posture)))

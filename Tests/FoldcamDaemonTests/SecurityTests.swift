@@ -52,6 +52,30 @@ struct SecurityTests {
         #expect(try root.result("snapshot")["png"]?.stringValue?.isEmpty == false, "root (the daemon's user here) gets the frame")
     }
 
+    @Test("state shows who holds a pin (uid, pid, command) only to peers that may pin; others see the pin and its display")
+    func pinOwnersOnlyForControl() throws {
+        try #require(OtherUser.available, "needs root (setpriv)")
+        let daemon = try RunningDaemon(config: #"{"rig": "duo", "group": "users"}"#)
+        let kiosk = try daemon.connect()
+        _ = try kiosk.result("pinView", .params(("display", .string("outer"))))
+        let script = try OtherUser.script(OtherUser.requestsScript, named: "client.pl", in: daemon.directory)
+        let request = #"{"id": 1, "method": "state"}"#
+        let stranger = try OtherUser.start("/usr/bin/perl", [script, daemon.socketPath, request], in: daemon.directory, name: "stranger")
+        #expect(stranger.exitCode(timeout: .seconds(30)) == 0, "client failed: \(stranger.stderr)")
+        guard case let .array(seen)? = OtherUser.replies(stranger).first?[path: "result", "pins"], let pin = seen.first else {
+            throw HarnessError("no pins in \(stranger.stdout)")
+        }
+        #expect(pin["display"] == .string("outer") && pin["inForce"] == .bool(true), "\(pin)")
+        #expect(pin["pid"] == nil && pin["command"] == nil && pin["uid"] == nil, "a stranger sees the owner: \(pin)")
+
+        let member = try OtherUser.start("/usr/bin/perl", [script, daemon.socketPath, request], in: daemon.directory, name: "member", groups: [Self.controlGroup.id])
+        #expect(member.exitCode(timeout: .seconds(30)) == 0, "client failed: \(member.stderr)")
+        guard case let .array(shown)? = OtherUser.replies(member).first?[path: "result", "pins"], let owned = shown.first else {
+            throw HarnessError("no pins in \(member.stdout)")
+        }
+        #expect(owned["pid"]?.numberValue == Double(getpid()) && owned["uid"]?.numberValue == 0, "the control group sees the owner: \(owned)")
+    }
+
     // MARK: The daemon writes no path a client names
 
     @Test("snapshot refuses a path: no file is created, and the image comes back in the reply")
