@@ -9,9 +9,10 @@ import Testing
 /// uid with its 16 allowed connections, each streaming 64 KiB request lines.
 @Suite("foldcamd fairness between users")
 struct FairnessTests {
-    /// What the test asserts: far above the figure measured on a loaded 2-core machine (tens of
-    /// milliseconds), far below what the attack cost when fairness was per connection (5–15 s).
-    static let bound: Duration = .seconds(1)
+    /// What the test asserts: far above the figure measured on a loaded 2-core machine in a
+    /// debug build (0.04–0.3 s: two turns of the attacker, each one 64 KiB line parsed), far
+    /// below what the attack cost when turns were per connection (over 10 s).
+    static let bound: Duration = .seconds(2)
 
     /// COUNT connections, each with a writer streaming request lines of about 64 KiB (valid
     /// JSON, so each is parsed whole) and a reader discarding replies. Prints "attacking" once
@@ -91,7 +92,12 @@ struct FairnessTests {
         // figures are those of a loaded daemon, not of one ignoring the attacker.
         let flooded = Self.refusedHellos(try open.result("metrics")["text"]?.stringValue ?? "") - before
         #expect(flooded >= 10, "only \(flooded) of the attacker's 64 KiB lines were handled")
-        print("fairness under 16 flooding connections of uid \(OtherUser.uid) (\(flooded) lines of 64 KiB handled): worst hello on an open connection \(worst.open), on a new connection \(worst.new), request-to-event \(worst.event) (bound \(Self.bound))")
+        // SIGTERM is taken between two passes too: the daemon stops while the flood goes on.
+        let stopping = clock.now
+        #expect(daemon.stop(timeout: .seconds(60)) == 0)
+        let stop = clock.now - stopping
+        print("fairness under 16 flooding connections of uid \(OtherUser.uid) (\(flooded) lines of 64 KiB handled): worst hello on an open connection \(worst.open), on a new connection \(worst.new), request-to-event \(worst.event), SIGTERM to exit \(stop) (bound \(Self.bound))")
+        #expect(stop < Self.bound, "SIGTERM took \(stop)")
         #expect(worst.open < Self.bound, "hello on an open connection took \(worst.open)")
         #expect(worst.new < Self.bound, "hello on a new connection took \(worst.new)")
         #expect(worst.event < Self.bound, "a hinge change reached the subscriber after \(worst.event)")
