@@ -97,8 +97,55 @@ struct FileSafetyTests {
         #expect(check.stderr.contains("chmod o-w"), "\(check.stderr)")
     }
 
+    @Test("a full disk under the state and metrics directories: the daemon serves, says why nothing is saved, leaves no temporary file, and writes again once there is room")
+    func fullDisk() throws {
+        try #require(OtherUser.available, "needs root to mount a small tmpfs")
+        let directory = try TemporaryDirectory()
+        let disk = directory.file("disk")
+        #expect(mkdir(disk, 0o755) == 0)
+        try #require(mount("tmpfs", disk, "tmpfs", 0, "size=256k,mode=0755") == 0, "mount: \(String(cString: strerror(errno)))")
+        defer { umount2(disk, Int32(MNT_DETACH)) }
+        let (state, metrics) = (disk + "/state", disk + "/metrics")
+        #expect(mkdir(state, 0o755) == 0 && mkdir(metrics, 0o755) == 0)
+        // Fill the disk.
+        let filler = open(disk + "/filler", O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)  // not inherited by the daemon
+        let block = [UInt8](repeating: 0x55, count: 4096)
+        while block.withUnsafeBytes({ write(filler, $0.baseAddress, $0.count) }) > 0 {}
+        let daemon = try RunningDaemon(config: Self.stateConfig(state, extra: #", "metricsDirectory": "\#(metrics)", "metricsIntervalSeconds": 1"#), directory: directory)
+        let client = try daemon.connect()
+        _ = try client.result("pinView", .params(("display", .string("outer")), ("persist", .bool(true))))
+        #expect(daemon.waitForLog("state: cannot write \(state)/state.json", timeout: .seconds(20)), "\(daemon.stderr)")
+        #expect(daemon.waitForLog("cannot write \(metrics)/foldcam.prom", timeout: .seconds(20)), "\(daemon.stderr)")
+        #expect(try client.result("hello")["rig"] == .string("duo"), "the daemon serves on a full disk")
+        #expect(Directory.entries(state).isEmpty && Directory.entries(metrics).isEmpty, "temporary files left: \(Directory.entries(state)) \(Directory.entries(metrics))")
+
+        // Room again: the next change is saved, and the metrics file appears.
+        close(filler)
+        #expect(unlink(disk + "/filler") == 0)
+        _ = try client.result("setScreenRotation", .params(("display", .string("inner")), ("rotation", .int(90))))
+        let deadline = ContinuousClock.now + .seconds(20)
+        while !(readTextFile(state + "/state.json").contains("\"inner\": 90") && access(metrics + "/foldcam.prom", F_OK) == 0) && ContinuousClock.now < deadline { usleep(10_000) }
+        #expect(readTextFile(state + "/state.json").contains("\"display\": \"outer\""), "\(daemon.stderr)")
+        #expect(access(metrics + "/foldcam.prom", F_OK) == 0)
+        #expect(daemon.stop(timeout: .seconds(20)) == 0)
+    }
+
     static func kind(_ path: String) -> mode_t? {
         var status = stat()
         return lstat(path, &status) == 0 ? status.st_mode & S_IFMT : nil
+    }
+}
+
+/// The names in a directory (a test's view; the daemon never lists its directories).
+enum Directory {
+    static func entries(_ path: String) -> [String] {
+        guard let stream = opendir(path) else { return [] }
+        defer { closedir(stream) }
+        var names: [String] = []
+        while let entry = readdir(stream) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            if name != "." && name != ".." { names.append(name) }
+        }
+        return names
     }
 }
