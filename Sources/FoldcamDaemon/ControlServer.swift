@@ -110,6 +110,10 @@ final class ControlServer {
     /// being worked on are answered `stopped` first (`RequestHandling.pendingRequests`).
     func shutdown() {
         loop.unregister(listener.descriptor)
+        // Requests already sent get one last pass (a turn per user, bounded as every pass), so
+        // a request that came with the signal is answered, with `stopped` if unfinished.
+        for session in Array(sessions.values) { scheduleTurn(session) }
+        takeTurns()
         for pending in handler?.abandonPendingRequests() ?? [] {
             let failure = WireProtocol.Failure(id: pending.requestID, code: .stopped, message: "the daemon is stopping; the request was not completed")
             completeDeferred(sessionID: pending.sessionID, requestID: pending.requestID, result: .failure(failure))
