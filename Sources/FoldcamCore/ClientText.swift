@@ -1,37 +1,60 @@
-/// Text a client sent, made safe to log and to echo back: quoted, control characters escaped
-/// (a newline in a method name would otherwise start a forged journal record) and cut to a
-/// bound (a 64 KiB name would otherwise flood the journal and every error reply).
+/// Text from outside the daemon made safe to log and to echo back: what a client sent, what a
+/// rig or configuration file says, what a state file holds, a process's command name. The one
+/// function every such text goes through on its way to the journal or an error reply:
+///
+/// - escaped: control characters (C0, C1, DEL), line and paragraph separators, and every Unicode
+///   format character (category Cf: the bidi controls U+202A–U+202E and U+2066–U+2069, the
+///   zero-width U+200B–U+200D, U+2060, U+FEFF, the soft hyphen, …) become `\u{…}`, so a newline
+///   cannot start a forged journal record, an escape sequence cannot drive a terminal, and a
+///   right-to-left override cannot make a line read differently from what it says;
+/// - cut: longer text keeps its first `limit` characters and says how long it was, so a 1 MB
+///   name costs a short line, not 1 MB of journal.
 public enum ClientText {
-    /// Characters of client text kept in a log line or an error message.
+    /// Characters of outside text kept in a log line or an error message.
     public static let defaultLimit = 64
 
-    /// `"text"` with `\n`, `\t`, `\"`, `\\` and other control characters escaped; longer text
-    /// keeps its first `limit` characters and says how long it was.
+    /// `"text"`, escaped and cut, with `\"` and `\\` escaped too (the quotes are unambiguous).
     public static func quoted(_ text: String, limit: Int = defaultLimit) -> String {
-        var result = "\""
+        let (body, cut) = escape(text, limit: limit, quoting: true)
+        return "\"" + body + "\"" + (cut ? "… (\(text.utf8.count) bytes)" : "")
+    }
+
+    /// The text escaped and cut, without quotes: for a whole message that holds outside text
+    /// (a decoding error naming a key from a file), where quotes in it are the message's own.
+    public static func escaped(_ text: String, limit: Int) -> String {
+        let (body, cut) = escape(text, limit: limit, quoting: false)
+        return cut ? body + "… (\(text.utf8.count) bytes)" : body
+    }
+
+    /// Whether a scalar must not reach a log line or a reply as it is.
+    public static func mustEscape(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.properties.generalCategory {
+        case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate, .privateUse, .unassigned: return true
+        default: return false
+        }
+    }
+
+    private static func escape(_ text: String, limit: Int, quoting: Bool) -> (String, cut: Bool) {
+        var result = ""
         var kept = 0
         for scalar in text.unicodeScalars {
-            if kept == limit {
-                result += "\"… (\(text.utf8.count) bytes)"
-                return result
-            }
+            if kept == limit { return (result, true) }
             kept += 1
             switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
+            case "\"" where quoting: result += "\\\""
+            case "\\" where quoting: result += "\\\\"
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
             default:
-                // C0 and C1 controls, DEL, and the Unicode line and paragraph separators.
-                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0x2028 || scalar.value == 0x2029 {
+                if mustEscape(scalar) {
                     result += "\\u{" + String(scalar.value, radix: 16) + "}"
                 } else {
                     result.unicodeScalars.append(scalar)
                 }
             }
         }
-        return result + "\""
+        return (result, false)
     }
 }
 

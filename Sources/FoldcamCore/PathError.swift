@@ -31,9 +31,15 @@ final class ErrorCollector {
     private(set) var errors: [PathError] = []
     private(set) var omitted = 0
 
+    /// Paths and messages hold text from the file (keys, ids, values): escaped and cut
+    /// (`ClientText`), so a rig id with a newline or an escape sequence, or a 1 MB key, cannot
+    /// forge or flood a log line.
+    static let pathLimit = 256
+    static let messageLimit = 2048
+
     func add(_ path: String, _ message: String) {
         if errors.count < Self.maximumKept {
-            errors.append(PathError(path: path, message: message))
+            errors.append(PathError(path: ClientText.escaped(path, limit: Self.pathLimit), message: ClientText.escaped(message, limit: Self.messageLimit)))
         } else {
             omitted += 1
         }
@@ -93,7 +99,7 @@ struct JSONCursor {
             && text.unicodeScalars.first.map(\.isASCIILetter) == true
             && text.unicodeScalars.allSatisfy { $0.isASCIILetter || ("0"..."9").contains($0) || $0 == "-" || $0 == "_" }
         if !valid {
-            collector.add(path, "invalid id \"\(text)\" (expected letters, digits, '-' and '_', starting with a letter, at most 64)")
+            collector.add(path, "invalid id \(ClientText.quoted(text)) (expected letters, digits, '-' and '_', starting with a letter, at most 64)")
             return nil
         }
         return text

@@ -9,6 +9,9 @@ public enum WireProtocol {
     /// Longest string `id`, in bytes: every reply echoes the id, so it is bounded like any
     /// other client text the daemon sends back.
     public static let maximumIDBytes = 256
+    /// Integer ids are within ±10^15, exact as a double (JavaScript's only number) and the same
+    /// whether written 1000000000000000 or 1e15.
+    public static let maximumIntegerID: UInt = 1_000_000_000_000_000
 
     public struct Request: Sendable, Equatable {
         public var id: JSONValue
@@ -50,8 +53,10 @@ public enum WireProtocol {
         }
         var id = value["id"] ?? .null
         switch id {
-        case .int: break
-        case let .double(number) where number == number.rounded() && abs(number) < 1e15:
+        // One limit however the number is written: 1000000000000000 and 1e15 are both in,
+        // 1000000000000001 and 1.000000000000001e15 both out.
+        case let .int(number) where number.magnitude <= maximumIntegerID: break
+        case let .double(number) where number == number.rounded() && abs(number) <= Double(maximumIntegerID):
             // 1.0 is the integer 1 to most JSON encoders (JavaScript has no other): answer as 1.
             id = .int(Int(number))
         case let .string(text):
@@ -62,6 +67,8 @@ public enum WireProtocol {
             let found: String
             if value["id"] == nil {
                 found = "it is missing"
+            } else if case let .int(number) = id {
+                found = "\(ClientText.quoted("\(number)")) is beyond ±10^15"
             } else if let number = id.numberValue {
                 found = number == number.rounded() ? "\(ClientText.quoted("\(number)")) is beyond ±10^15" : "\(ClientText.quoted("\(number)")) is not an integer"
             } else {

@@ -13,6 +13,8 @@ final class ClientSession {
     let credentials: PeerCredentials?
     var subscriptions: Set<Topic> = []
     var input: [UInt8] = []
+    /// How many bytes at the start of `input` are known to hold no newline.
+    var searchedBytes = 0
     private(set) var output: [UInt8] = []
     private var outputStart = 0
     private var coalesced: [Topic: (seq: Int, bytes: [UInt8])] = [:]
@@ -23,7 +25,7 @@ final class ClientSession {
     var watchingWritable = false
     /// Not reading: the client's unread replies are over `replyBackpressure`.
     var readPaused = false
-    /// A turn to handle its remaining requests is queued.
+    /// Queued for a turn (`TurnQueue`).
     var turnScheduled = false
     /// What the event loop watches this connection for.
     var interest: EventLoop.Interest = .readable
@@ -36,10 +38,15 @@ final class ClientSession {
     }
     /// Whether the client has sent at least one whole request line.
     private(set) var hasSpoken = false
+    /// A control-class peer (`Authorizer`): `state` shows it who holds each pin (uid, pid and
+    /// command); others see only that a pin exists and where.
+    var seesPinOwners = false
     /// Whether this connection counts against its uid's `maxClientsPerUser`.
     var countsAgainstUser = false
-    /// Rate limit for the log lines this client's bad requests cause.
-    var logBudget = LogBudget()
+    /// The peer shut its writing side: no more requests, but replies owed are still sent.
+    var inputEnded = false
+    /// Requests answered later (`RequestHandling.handle` returned nil) not yet answered.
+    var owedReplies = 0
 
     static let softLimit = 64 * 1024
     /// While this many bytes of replies are unread, the client's further requests are not read

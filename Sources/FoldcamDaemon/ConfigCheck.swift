@@ -61,12 +61,25 @@ public struct ConfigCheck: Sendable {
             default: warnings.append("metricsDirectory \(directory) is not a directory")
             }
         }
+        warnings += Self.directoryWarnings(config)
         for node in config.virtualCameras.compactMap(\.loopbackDevice) where !simulate {
             switch PathKind.of(node) {
             case .characterDevice: break
             case .missing: warnings.append("loopbackDevice \(node) does not exist now: the virtual camera's readiness stays interrupted (outputFailed) until v4l2loopback provides it and foldcamd is restarted")
             default: warnings.append("loopbackDevice \(node) is not a character device")
             }
+        }
+    }
+
+    /// The state and metrics directories along their whole paths (`DirectorySafety`): one the
+    /// daemon would refuse to use, or one its group could write to.
+    static func directoryWarnings(_ config: DaemonConfig) -> [String] {
+        let directories = [("stateDirectory", config.stateDirectory), ("metricsDirectory", config.metricsDirectory)]
+        return directories.flatMap { key, directory -> [String] in
+            guard let directory, PathKind.of(directory) == .directory else { return [] }
+            let verdict = DirectorySafety.check(directory)
+            let refusal = verdict.refusal.map { ["\(key) \(directory) is not safe, so the daemon will not use it: \($0)"] } ?? []
+            return refusal + verdict.warnings.map { "\(key): \($0)" }
         }
     }
 

@@ -51,6 +51,7 @@ extension ControlServer {
             return
         }
         sessions[connection.descriptor.rawValue] = session
+        session.seesPinOwners = authorizer.permits(.control, credentials)
         if let credentials, !authorizer.isPrivileged(credentials) {
             session.countsAgainstUser = true
             unprivilegedConnections[credentials.uid, default: 0] += 1

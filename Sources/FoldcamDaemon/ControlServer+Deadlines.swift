@@ -11,9 +11,10 @@ extension ControlServer {
     /// deadline runs from connecting or from the first byte of a line, not from the latest
     /// byte, so a byte a second does not keep a slot.
     func updateInputDeadline(_ session: ClientSession) {
-        guard sessions[session.connection.descriptor.rawValue] === session, !session.closeAfterFlush else { return }
+        guard sessions[session.connection.descriptor.rawValue] === session, !session.closeAfterFlush, !session.inputEnded else { return }
         if session.input.isEmpty {
-            session.inputDeadline = nil
+            // Only a request ends the deadline set at connect: blank lines do not.
+            if session.hasSpoken { session.inputDeadline = nil }
         } else if session.inputDeadline == nil || session.lineCompleted {
             setInputDeadline(session, clock.now + limits.requestTimeout)
         }
@@ -43,9 +44,10 @@ extension ControlServer {
             let what = session.hasSpoken ? "a request line was left unfinished" : "no request arrived"
             let failure = WireProtocol.Failure(code: .timeout, message: "\(what) for \(limits.requestTimeout) (requestTimeoutSeconds); closing the connection")
             session.input.removeAll()
+            session.searchedBytes = 0
             session.closeAfterFlush = true
             metrics.disconnected(.requestTimeout)
-            log.info("client \(session.id): \(what) for \(limits.requestTimeout); disconnecting")
+            logForClient(session, .info, "client \(session.id): \(what) for \(limits.requestTimeout); disconnecting")
             send(WireProtocol.reply(failure).jsonLine, to: session)
         }
         if !anyPending {

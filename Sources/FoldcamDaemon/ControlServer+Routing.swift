@@ -22,7 +22,7 @@ extension ControlServer {
             case let .success(.value(result))?: send(WireProtocol.reply(id: request.id, result: result).jsonLine, to: session)
             case let .success(.encoded(result))?: send(WireProtocol.replyLine(id: request.id, result: result), to: session)
             case let .failure(failure)?: send(WireProtocol.reply(failure).jsonLine, to: session)
-            case nil: break  // answered later by completeDeferred
+            case nil: session.owedReplies += 1  // answered later by completeDeferred
             }
             // A new subscriber gets each topic's current value at once, then every change.
             if !newTopics.isEmpty { sendCurrentValues(of: newTopics, to: session) }
@@ -44,9 +44,7 @@ extension ControlServer {
         }
         guard authorizer.permits(method.access, session.credentials) else {
             let who = session.credentials.map { "uid \($0.uid), pid \($0.pid)" } ?? "unknown peer"
-            if let line = session.logBudget.line("denied \(method.rawValue) to client \(session.id) (\(who)): \(authorizer.refusal(for: method))", now: clock.now) {
-                log.warning(line)
-            }
+            logForClient(session, .warning, "denied \(method.rawValue) to client \(session.id) (\(who)): \(authorizer.refusal(for: method))")
             return .failure(WireProtocol.Failure(id: request.id, code: .forbidden, message: authorizer.refusal(for: method)))
         }
         do {
@@ -75,9 +73,9 @@ extension ControlServer {
         }
     }
 
-    /// Bad requests are logged at debug priority, within the client's log budget.
+    /// Bad requests are logged at debug priority, within the client's user's log budget.
     func logBadRequest(_ session: ClientSession, _ text: String) {
-        if let line = session.logBudget.line("client \(session.id) \(text)", now: clock.now) { log.debug(line) }
+        logForClient(session, .debug, "client \(session.id) \(text)")
     }
 
     /// `{"topics": ["directions", ...]}`; nil when malformed or naming an unknown topic.
@@ -104,10 +102,13 @@ extension ControlServer {
     /// meantime is simply gone: the reply is dropped.
     func completeDeferred(sessionID: Int, requestID: JSONValue, result: Result<JSONValue, WireProtocol.Failure>) {
         guard let session = sessions.values.first(where: { $0.id == sessionID }) else { return }
+        session.owedReplies = max(0, session.owedReplies - 1)
         switch result {
         case let .success(value): send(WireProtocol.reply(id: requestID, result: value).jsonLine, to: session)
         case let .failure(failure): send(WireProtocol.reply(failure).jsonLine, to: session)
         }
+        // A half-closed client is closed once it has what it was owed.
+        if sessions[session.connection.descriptor.rawValue] === session { finishHalfClosed(session) }
     }
 }
 

@@ -48,7 +48,10 @@ final class ControlServer {
     let log: Log
     var limits: Limits
     weak var handler: RequestHandling?
-    var authorizer: Authorizer
+    var authorizer: Authorizer {
+        // A reload may change the control group: who may see pin owners changes with it.
+        didSet { for session in sessions.values { session.seesPinOwners = authorizer.permits(.control, session.credentials) } }
+    }
     /// Counters for operators (docs/metrics.md), shared with the daemon.
     let metrics: DaemonMetrics
     var sessions: [Int32: ClientSession] = [:]
@@ -57,6 +60,9 @@ final class ControlServer {
     /// Refusals of new clients and accept failures are logged within a budget: a connect
     /// flood costs one line a minute.
     var refusalLogBudget = LogBudget()
+    /// Everything else a client causes in the log counts against its user's budget, shared by
+    /// all of that user's connections and kept when they reconnect.
+    var userLogBudgets = UserLogBudgets()
     var acceptFailureLogBudget = LogBudget(burst: 1, window: .seconds(60))
     /// Set while accepting is paused because the process ran out of file descriptors.
     let acceptPauseTimer: Timer
@@ -66,8 +72,10 @@ final class ControlServer {
     let stuckTimer: Timer
     var stuckTimerArmed = false
     let clock = ContinuousClock()
-    /// Clients with requests left over from their turn (`requestsPerTurn`), by descriptor.
+    /// Clients waiting for a turn, by user, and the wake-up for the next pass.
+    var turnQueue = TurnQueue()
     let turns: Mailbox<Int32>
+    var passPosted = false
 
     init(loop: EventLoop, listener: UnixListener, limits: Limits, authorizer: Authorizer, metrics: DaemonMetrics, log: Log) throws(SystemCallError) {
         self.metrics = metrics
@@ -102,6 +110,10 @@ final class ControlServer {
     /// being worked on are answered `stopped` first (`RequestHandling.pendingRequests`).
     func shutdown() {
         loop.unregister(listener.descriptor)
+        // Requests already sent get one last pass (a turn per user, bounded as every pass), so
+        // a request that came with the signal is answered, with `stopped` if unfinished.
+        for session in Array(sessions.values) { scheduleTurn(session) }
+        takeTurns()
         for pending in handler?.abandonPendingRequests() ?? [] {
             let failure = WireProtocol.Failure(id: pending.requestID, code: .stopped, message: "the daemon is stopping; the request was not completed")
             completeDeferred(sessionID: pending.sessionID, requestID: pending.requestID, result: .failure(failure))
@@ -116,31 +128,86 @@ final class ControlServer {
 
     // MARK: Reading
 
+    /// Readiness only queues the client for a turn (`TurnQueue`): reading and handling happen
+    /// in passes, one turn per user per pass, so no connection is served twice in a pass and no
+    /// user's connections are served more than once.
     func service(_ session: ClientSession, _ readiness: EventLoop.Readiness) {
         if readiness.writable { flush(session) }
         guard sessions[session.connection.descriptor.rawValue] === session else { return }
-        if readiness.readable || (readiness.closed && !session.readPaused) { readAvailable(session) }
+        if readiness.closed && session.inputEnded {
+            // The peer closed its reading side too: what it is owed can no longer reach it.
+            return drop(session, reason: nil)
+        }
+        if readiness.readable || (readiness.closed && !session.readPaused) { scheduleTurn(session) }
     }
 
     /// One receive buffer for all clients (the loop runs one handler at a time), so a read
     /// does not allocate and clear 16 KiB.
     var readBuffer = [UInt8](repeating: 0, count: 16 * 1024)
 
-    /// Requests one client may have handled before the others get a turn: a client that
-    /// pipelines thousands of requests shares the loop instead of holding it.
+    /// What one turn may cost: a user whose connections pipeline thousands of requests, or
+    /// stream 64 KiB lines, shares the loop instead of holding it. A turn ends after whichever
+    /// comes first, checked after each line and each read, so a turn always makes progress
+    /// and costs at most these plus one line (64 KiB) of parsing.
     static let requestsPerTurn = 32
+    static let bytesPerTurn = 64 * 1024
+    static let timePerTurn: Duration = .milliseconds(2)
 
-    func readAvailable(_ session: ClientSession) {
-        var budget = Self.requestsPerTurn
-        while !session.closeAfterFlush && !session.readPaused && sessions[session.connection.descriptor.rawValue] === session {
-            if session.input.contains(UInt8(ascii: "\n")) {
-                processLines(session, budget: &budget)
-                if budget == 0 { return scheduleTurn(session) }
-                if session.input.contains(UInt8(ascii: "\n")) { continue }
-                // A reply those lines caused may have failed and dropped the session (its
-                // descriptor closed, perhaps reused): read nothing more for it.
-                guard !session.connection.descriptor.isClosed else { return }
+    struct TurnBudget {
+        var lines = ControlServer.requestsPerTurn
+        var bytes = ControlServer.bytesPerTurn
+        let deadline: ContinuousClock.Instant
+
+        func isSpent(now: ContinuousClock.Instant) -> Bool { lines <= 0 || bytes <= 0 || now >= deadline }
+    }
+
+    /// Queues a client for the next pass (once, however often it becomes readable).
+    func scheduleTurn(_ session: ClientSession) {
+        guard !session.turnScheduled else { return }
+        session.turnScheduled = true
+        turnQueue.add(session.connection.descriptor.rawValue, user: session.credentials?.uid ?? UInt32.max)
+        guard !passPosted else { return }
+        passPosted = true
+        turns.post(0)
+    }
+
+    /// One pass: a turn for one connection of each user with work. Another pass is posted
+    /// behind whatever else the loop has to do (new clients, timers, signals, devices), so
+    /// between two turns of a user every other user, and every event, gets its turn.
+    func takeTurns() {
+        _ = turns.drain()
+        passPosted = false
+        for fd in turnQueue.nextPass() {
+            guard let session = sessions[fd], session.turnScheduled else { continue }
+            session.turnScheduled = false
+            if takeTurn(session) { scheduleTurn(session) }
+        }
+        // A user's other connections wait for the next pass.
+        if !turnQueue.isEmpty && !passPosted {
+            passPosted = true
+            turns.post(0)
+        }
+    }
+
+    func isServing(_ session: ClientSession) -> Bool {
+        sessions[session.connection.descriptor.rawValue] === session && !session.closeAfterFlush && !session.readPaused
+    }
+
+    /// Handles the lines read so far and reads more while none is whole, within one turn's
+    /// budget. True when the turn ended on the budget (the client may have work left).
+    func takeTurn(_ session: ClientSession) -> Bool {
+        var budget = TurnBudget(deadline: clock.now + Self.timePerTurn)
+        var read = false
+        while isServing(session) {
+            if processLines(session, budget: &budget) { return true }
+            // A reply those lines caused may have failed and dropped the session (its
+            // descriptor closed, perhaps reused): read nothing more for it.
+            guard isServing(session), !session.connection.descriptor.isClosed else { return false }
+            if session.inputEnded {
+                finishHalfClosed(session)
+                return false
             }
+            if read && budget.isSpent(now: clock.now) { return true }
             let count: Int?
             do {
                 count = try readBuffer.withUnsafeMutableBytes { try session.connection.receive(into: $0) }
@@ -148,66 +215,95 @@ final class ControlServer {
                 // ECONNRESET: the client closed with our replies unread on its side, an ordinary
                 // way to leave (a script that read what it wanted, Ctrl-C), not a fault.
                 drop(session, reason: (error as? SystemCallError)?.errno == .connectionReset ? nil : "read failed: \(error)")
-                return
+                return false
             }
-            guard let count else { return }  // drained
+            guard let count else { return false }  // drained: readiness queues the next turn
+            read = true
             if count == 0 {
-                drop(session, reason: nil)  // client closed
-                return
+                inputEnded(session)
+                continue
             }
             session.input.append(contentsOf: readBuffer[..<count])
-            processLines(session, budget: &budget)
-            if budget == 0 { return scheduleTurn(session) }
         }
+        return false
     }
 
-    /// Comes back to a client with requests left once the loop has served everyone else.
-    func scheduleTurn(_ session: ClientSession) {
-        guard !session.turnScheduled else { return }
-        session.turnScheduled = true
-        turns.post(session.connection.descriptor.rawValue)
-    }
-
-    func takeTurns() {
-        for fd in turns.drain() {
-            guard let session = sessions[fd], session.turnScheduled else { continue }
-            session.turnScheduled = false
-            readAvailable(session)
-        }
-    }
-
-    /// Handles the whole lines read so far. Stops while the client's unread replies are over
-    /// `ClientSession.replyBackpressure`: a client that does not read cannot make the daemon
-    /// work or allocate for it; its requests wait in the socket until it catches up.
-    func processLines(_ session: ClientSession, budget: inout Int) {
+    /// Handles the whole lines read so far, within the turn's budget (checked after each line,
+    /// so every turn handles at least one); true when it stopped on the budget. Stops while
+    /// the client's unread replies are over `ClientSession.replyBackpressure`: a client that
+    /// does not read cannot make the daemon work or allocate for it; its requests wait in the
+    /// socket until it catches up.
+    func processLines(_ session: ClientSession, budget: inout TurnBudget) -> Bool {
         var start = session.input.startIndex
+        // The bytes already searched for a newline on an earlier read are not searched again.
+        var searchFrom = min(session.input.startIndex + session.searchedBytes, session.input.endIndex)
+        var stoppedOnBudget = false
+        var searchedToTheEnd = false
         defer { updateInputDeadline(session) }
         // A reply that could not be sent drops the session: its remaining lines are nobody's.
-        while budget > 0 && !session.isOverReplyBound, !session.connection.descriptor.isClosed, let newline = session.input[start...].firstIndex(of: UInt8(ascii: "\n")) {
+        while !session.isOverReplyBound, !session.connection.descriptor.isClosed {
+            guard let newline = session.input[searchFrom...].firstIndex(of: UInt8(ascii: "\n")) else {
+                searchedToTheEnd = true
+                break
+            }
             var line = session.input[start..<newline]
+            budget.lines -= 1
+            budget.bytes -= line.count + 1
             if line.last == UInt8(ascii: "\r") { line = line.dropLast() }
             start = newline + 1
-            budget -= 1
-            session.lineCompleted = true
-            if !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { handleLine(line, session) }
+            searchFrom = start
+            // A blank line is no request: it neither counts as speaking nor restarts the deadline.
+            if !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
+                session.lineCompleted = true
+                handleLine(line, session)
+            }
             if session.closeAfterFlush { break }
+            if budget.isSpent(now: clock.now) {
+                stoppedOnBudget = true
+                break
+            }
         }
         session.input.removeSubrange(..<start)
+        session.searchedBytes = searchedToTheEnd ? session.input.count : 0
         if session.isOverReplyBound && !session.closeAfterFlush && sessions[session.connection.descriptor.rawValue] === session {
             session.readPaused = true
             updateInterest(session)
-            return
+            return false
         }
-        if session.input.count > WireProtocol.maximumLineBytes && !session.closeAfterFlush {
+        if session.input.count > WireProtocol.maximumLineBytes && !session.closeAfterFlush && !stoppedOnBudget {
             // No newline within the limit: the stream cannot be resynchronised. Say why, then close.
             let failure = WireProtocol.Failure(code: .tooLarge, message: "request line longer than \(WireProtocol.maximumLineBytes) bytes; closing the connection")
             send(WireProtocol.reply(failure).jsonLine, to: session)
             session.input.removeAll()
+            session.searchedBytes = 0
             session.closeAfterFlush = true
             metrics.disconnected(.lineTooLong)
-            log.warning("client \(session.id): request line over \(WireProtocol.maximumLineBytes) bytes; disconnecting")
+            logForClient(session, .warning, "client \(session.id): request line over \(WireProtocol.maximumLineBytes) bytes; disconnecting")
             flush(session)
         }
+        return stoppedOnBudget
+    }
+
+    // MARK: Half-close
+
+    /// The peer shut its writing side (SHUT_WR): the lines it sent are still handled and the
+    /// replies it is owed (deferred ones such as a snapshot's too) are written before the
+    /// connection closes. A partial last line is no request.
+    func inputEnded(_ session: ClientSession) {
+        session.inputEnded = true
+        session.inputDeadline = nil
+        updateInterest(session)
+    }
+
+    /// Called when no whole line is left after the input ended, and when a deferred reply is
+    /// sent: closes once nothing more is owed.
+    func finishHalfClosed(_ session: ClientSession) {
+        guard session.inputEnded, !session.closeAfterFlush else { return }
+        session.input.removeAll()
+        session.searchedBytes = 0
+        guard session.owedReplies == 0 else { return }
+        session.closeAfterFlush = true
+        flush(session)
     }
 
     // MARK: Writing
@@ -261,11 +357,12 @@ final class ControlServer {
 
     /// Watches for reading unless paused by backpressure, and for writing while output waits.
     func updateInterest(_ session: ClientSession) {
-        var interest: EventLoop.Interest = session.readPaused ? [] : .readable
+        var interest: EventLoop.Interest = session.readPaused || session.inputEnded ? [] : .readable
         if session.watchingWritable { interest.insert(.writable) }
         guard interest != session.interest else { return }
         session.interest = interest
-        loop.modify(session.connection.descriptor, interest: interest)
+        // After the peer's SHUT_WR its hang-up would be reported on every pass: not watched.
+        loop.modify(session.connection.descriptor, interest: interest, watchHangUp: !session.inputEnded)
     }
 
     // MARK: Leaving
@@ -274,6 +371,7 @@ final class ControlServer {
         let fd = session.connection.descriptor.rawValue
         guard sessions[fd] === session else { return }
         sessions[fd] = nil
+        turnQueue.remove(fd)
         if session.countsAgainstUser, let credentials = session.credentials, let held = unprivilegedConnections[credentials.uid] {
             unprivilegedConnections[credentials.uid] = held > 1 ? held - 1 : nil
         }
@@ -282,9 +380,17 @@ final class ControlServer {
         handler?.clientLeft(sessionID: session.id)
         if let reason {
             let pid = session.credentials.map { String($0.pid) } ?? "?"
-            log.warning("client \(session.id) (pid \(pid)) disconnected: \(reason)")
+            logForClient(session, .warning, "client \(session.id) (pid \(pid)) disconnected: \(reason)")
         } else {
             log.debug("client \(session.id) disconnected")
         }
+    }
+}
+
+extension ControlServer {
+    /// Every log line a client causes goes through its user's budget (`UserLogBudgets`).
+    func logForClient(_ session: ClientSession, _ priority: Log.Priority, _ text: String) {
+        guard let line = userLogBudgets.line(text, uid: session.credentials?.uid ?? UInt32.max, now: clock.now) else { return }
+        log.log(priority, line)
     }
 }

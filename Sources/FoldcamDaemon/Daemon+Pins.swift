@@ -43,7 +43,7 @@ extension Daemon {
         guard let store = stateStore, let kept = store.load() else { return }
         for (display, degrees) in kept.screenRotations.sorted(by: { $0.key < $1.key }) {
             guard let index = rig.displayIndex(display) else {
-                log.warning("state: rig \(rig.id) has no display \(display); its kept screen rotation is dropped")
+                log.warning("state: rig \(rig.id) has no display \(ClientText.quoted(display)); its kept screen rotation is dropped")
                 continue
             }
             apply(.screenRotation(display: index, degrees: degrees))
@@ -54,7 +54,7 @@ extension Daemon {
                 log.notice("pin: restored the persisted pin on \(pin.display), made by \(Self.describe(pin.owner)) (\(store.path))")
                 applyPinInForce()
             } else {
-                log.warning("state: rig \(rig.id) has no display \(pin.display); the persisted pin made by \(Self.describe(pin.owner)) is dropped")
+                log.warning("state: rig \(rig.id) has no display \(ClientText.quoted(pin.display)); the persisted pin made by \(Self.describe(pin.owner)) is dropped")
             }
         }
     }
@@ -101,5 +101,18 @@ extension Daemon {
     /// "uid 1000 pid 4242 (kiosk)"; the command is quoted and cut like any client text.
     static func describe(_ owner: PinBoard.Owner) -> String {
         "uid \(owner.uid) pid \(owner.pid)" + (owner.command.map { " \(ClientText.quoted($0))" } ?? "")
+    }
+
+    /// `state` for a peer that may not control: each pin without its owner (uid, pid, command),
+    /// which would tell a stranger which process of whom holds the kiosk's view.
+    static func hidingPinOwners(_ answer: Answer) -> Answer {
+        guard case let .value(.object(members)) = answer else { return answer }
+        return .value(.object(members.map { key, value in
+            guard key == "pins", case let .array(pins) = value else { return (key, value) }
+            return (key, .array(pins.map { pin in
+                guard case let .object(fields) = pin else { return pin }
+                return .object(fields.filter { !["uid", "pid", "command"].contains($0.0) })
+            }))
+        }))
     }
 }

@@ -19,7 +19,11 @@ extension Daemon: RequestHandling {
         let params = Params(request: request)
         do {
             switch route {
-            case let .read(read): return .success(try self.read(read, params))
+            case let .read(read):
+                let answer = try self.read(read, params)
+                // Who holds a pin (uid, pid, command) is for control-class peers only.
+                if case .state = read, !session.seesPinOwners { return .success(Self.hidingPinOwners(answer)) }
+                return .success(answer)
             case let .change(change): return .success(try self.change(change, params, session: session))
             case .snapshot: return try snapshot(request, params, session: session).map { .success($0) }
             case let .simulation(simulation): return .success(try simulate(simulation, method, request, params))

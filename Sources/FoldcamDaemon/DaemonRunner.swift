@@ -273,7 +273,12 @@ public final class DaemonRunner {
         let needed = UInt64(config.maxClients) + descriptorsBesidesClients + descriptorsPerExtraCamera * UInt64(config.virtualCameras.count - 1)
         let limits = try OpenFileLimit.raiseSoftLimit(to: needed)
         guard limits.soft >= needed else {
-            throw RigLoader.LoadError(description: "maxClients \(config.maxClients) needs \(needed) file descriptors, but the limit is \(limits.soft) (hard limit \(limits.hard)); lower maxClients to at most \(limits.hard > descriptorsBesidesClients ? limits.hard - descriptorsBesidesClients : 0) or raise LimitNOFILE= in the service")
+            // Advice that can be followed: fewer clients only when at least one would then fit.
+            let besides = needed - UInt64(config.maxClients)
+            let advice = limits.hard > besides
+                ? "lower maxClients to at most \(limits.hard - besides) or raise LimitNOFILE= in the service"
+                : "the daemon needs \(besides) descriptors besides its clients, so raise LimitNOFILE= in the service to at least \(needed)"
+            throw RigLoader.LoadError(description: "maxClients \(config.maxClients) needs \(needed) file descriptors, but the limit is \(limits.soft) (hard limit \(limits.hard)); \(advice)")
         }
         log.debug("file descriptor limit \(limits.soft) (hard \(limits.hard)) for \(config.maxClients) clients")
     }

@@ -4,9 +4,9 @@
 struct LogBudget {
     let burst: Int
     let window: Duration
-    private var windowStart: ContinuousClock.Instant?
+    private(set) var windowStart: ContinuousClock.Instant?
     private var used = 0
-    private var suppressed = 0
+    private(set) var suppressed = 0
 
     init(burst: Int = 5, window: Duration = .seconds(60)) {
         self.burst = burst
@@ -43,5 +43,30 @@ struct LogBudget {
         case .lastBeforeSilence: return "\(text) (further such lines held back for \(window))"
         case .silent: return nil
         }
+    }
+}
+
+extension LogBudget {
+    /// Whether the window has ended with nothing held back: forgetting this budget loses nothing.
+    func isIdle(now: ContinuousClock.Instant) -> Bool {
+        guard let start = windowStart else { return true }
+        return now - start >= window && suppressed == 0
+    }
+}
+
+/// One `LogBudget` per uid, shared by all of that user's connections: a user's 16 connections,
+/// or a user reconnecting in a loop, get the same 5 lines a minute as one connection. Budgets
+/// outlive connections; idle ones are forgotten once many users have one, so the table stays
+/// bounded by the users active within a window.
+struct UserLogBudgets {
+    private var budgets: [UInt32: LogBudget] = [:]
+    static let pruneAbove = 256
+
+    /// Applies the user's budget to a line: nil when it must not be logged.
+    mutating func line(_ text: String, uid: UInt32, now: ContinuousClock.Instant) -> String? {
+        if budgets[uid] == nil && budgets.count >= Self.pruneAbove {
+            budgets = budgets.filter { !$0.value.isIdle(now: now) }
+        }
+        return budgets[uid, default: LogBudget()].line(text, now: now)
     }
 }

@@ -17,7 +17,7 @@ public enum RigLoader {
             return try decode(text, origin: "preset \(spec)")
         }
         guard spec.contains("/") || spec.hasSuffix(".json") else {
-            throw LoadError(description: "unknown rig \"\(spec)\": not a preset (presets: \(RigPresets.ids.joined(separator: ", "))) and not a .json path")
+            throw LoadError(description: "unknown rig \(ClientText.quoted(spec)): not a preset (presets: \(RigPresets.ids.joined(separator: ", "))) and not a .json path")
         }
         let text = try readText(spec, what: "rig file")
         return try decode(text, origin: spec)

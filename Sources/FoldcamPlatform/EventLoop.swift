@@ -37,9 +37,11 @@ public final class EventLoop {
         handlers[descriptor.rawValue] = handler
     }
 
-    public func modify(_ descriptor: FileDescriptor, interest: Interest) {
+    /// `watchHangUp: false` stops reporting the peer's shutdown of its writing side (EPOLLRDHUP),
+    /// which stays reported for as long as the descriptor is open once it happened.
+    public func modify(_ descriptor: FileDescriptor, interest: Interest, watchHangUp: Bool = true) {
         // Fails only for an unregistered descriptor: a programming error, not a runtime one.
-        try? Syscall.epollControl(epoll.rawValue, EPOLL_CTL_MOD, descriptor.rawValue, events: interest.rawValue | cfoldcam_EPOLLRDHUP)
+        try? Syscall.epollControl(epoll.rawValue, EPOLL_CTL_MOD, descriptor.rawValue, events: interest.rawValue | (watchHangUp ? cfoldcam_EPOLLRDHUP : 0))
     }
 
     /// Stops watching a descriptor. Call before closing it.

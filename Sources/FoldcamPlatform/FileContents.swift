@@ -46,29 +46,10 @@ public enum FileContents {
         }
     }
 
-    /// Replaces `directory/name` atomically: writes a temporary file beside it (a name the
-    /// reader ignores, not following symlinks), gives it `mode` whatever the umask, then renames
-    /// it over the old one, so a reader sees the old file or the new one, never half of one.
-    /// `durable` also flushes the file and then the directory to the disk, so the new file is
-    /// what a power cut leaves (state the daemon restores at start).
+    /// Replaces `directory/name` atomically (`SafeFile.replace`: a new file under an
+    /// unpredictable name, renamed over the old one).
     public static func replaceAtomically(_ bytes: [UInt8], directory: String, name: String, mode: mode_t = 0o644, durable: Bool = false) throws(SystemCallError) {
-        let temporary = "\(directory)/.\(name).\(getpid()).tmp"
-        let file = FileDescriptor(owning: try Syscall.open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, mode: mode))
-        do throws(SystemCallError) {
-            _ = try Syscall.check("fchmod \(temporary)") { fchmod(file.rawValue, mode) }
-            try bytes.withBytes { raw throws(SystemCallError) in try file.writeAll(raw) }
-            if durable { _ = try Syscall.check("fsync \(temporary)") { fsync(file.rawValue) } }
-            file.close()
-            _ = try Syscall.check("rename \(temporary) to \(name)") { rename(temporary, "\(directory)/\(name)") }
-            if durable {
-                let folder = FileDescriptor(owning: try Syscall.open(directory, O_RDONLY | O_DIRECTORY))
-                _ = try Syscall.check("fsync \(directory)") { fsync(folder.rawValue) }
-            }
-        } catch {
-            file.close()
-            unlink(temporary)
-            throw error
-        }
+        try SafeFile.replace(bytes, directory: directory, name: name, mode: mode, durable: durable)
     }
 
     /// Renames `path` to `path` + `suffix` (replacing an older one), keeping a bad file for

@@ -37,15 +37,19 @@ public enum SocketLocation {
     }
 
     /// Creates the socket's directory (mode 0755) if it is missing, then refuses one another
-    /// user controls: owned by someone else, or writable by others without the sticky bit.
-    /// Either would let another user replace the socket or squat its name.
+    /// user controls: owned by someone else, or writable by others without the sticky bit, or
+    /// below a component that is (`DirectorySafety`). Any would let another user replace the
+    /// socket or squat its name.
     public static func prepareDirectory(for path: String) throws(Refusal) {
-        guard let slash = path.lastIndex(of: "/") else { return try checkDirectory(".") }
-        let directory = slash == path.startIndex ? "/" : String(path[..<slash])
+        let directory = path.lastIndex(of: "/").map { $0 == path.startIndex ? "/" : String(path[..<$0]) } ?? "."
         if access(directory, F_OK) != 0 && mkdir(directory, 0o755) != 0 && errno != EEXIST {
             throw Refusal(description: "cannot create the socket directory \(directory): \(Errno(rawValue: errno))")
         }
         try checkDirectory(directory)
+        // The whole path: a parent another user owns or may write to could swap the directory.
+        if let refusal = DirectorySafety.check(directory, shared: true).refusal {
+            throw Refusal(description: "refusing to listen in \(directory): \(refusal)")
+        }
     }
 
     static func checkDirectory(_ directory: String) throws(Refusal) {

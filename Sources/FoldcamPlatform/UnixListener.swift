@@ -6,6 +6,9 @@ public final class UnixListener {
     public let descriptor: FileDescriptor
     /// The path to remove on shutdown; nil when systemd owns the socket (activation).
     public let ownedPath: String?
+    /// The device and inode of the socket file this listener created: at shutdown only that
+    /// file is removed, never one someone else has put at the path since.
+    private let createdFile: (device: UInt64, inode: UInt64)?
 
     /// Binds `path`. A socket file left by a dead daemon is replaced; one that something still
     /// listens on is not (another foldcamd is running).
@@ -20,6 +23,7 @@ public final class UnixListener {
         try Syscall.listen(fd.rawValue, backlog: backlog)
         descriptor = fd
         ownedPath = path
+        createdFile = Self.identity(of: path)
     }
 
     /// Adopts a socket passed by systemd socket activation.
@@ -27,6 +31,13 @@ public final class UnixListener {
         descriptor = FileDescriptor(owning: fd)
         try descriptor.setNonBlocking()
         ownedPath = nil
+        createdFile = nil
+    }
+
+    /// The device and inode of the socket file at `path`, nil when there is none.
+    static func identity(of path: String) -> (device: UInt64, inode: UInt64)? {
+        guard let status = try? Syscall.linkStatus(path), status.st_mode & S_IFMT == S_IFSOCK else { return nil }
+        return (UInt64(status.st_dev), UInt64(status.st_ino))
     }
 
     static func removeStaleSocket(_ path: String) throws(SystemCallError) {
@@ -66,9 +77,12 @@ public final class UnixListener {
         }
     }
 
-    /// Closes the socket and removes its file (only one we created).
+    /// Closes the socket and removes its file: only the one this listener created (same device
+    /// and inode), so a socket another process put at the path is left alone.
     public func shutdown() {
         descriptor.close()
-        if let ownedPath { try? Syscall.unlink(ownedPath) }
+        guard let ownedPath, let created = createdFile, let found = Self.identity(of: ownedPath),
+              found.device == created.device && found.inode == created.inode else { return }
+        try? Syscall.unlink(ownedPath)
     }
 }

@@ -13,6 +13,10 @@ struct ClientTextTests {
         #expect(ClientText.quoted("\u{1B}[31mred\u{7F}") == #""\u{1b}[31mred\u{7f}""#)
         #expect(ClientText.quoted("line\u{2028}sep") == #""line\u{2028}sep""#)
         #expect(ClientText.quoted("café ☕") == "\"café ☕\"", "printable Unicode stays readable")
+        // Bidi controls and zero-width format characters could make a line read otherwise.
+        #expect(ClientText.quoted("a\u{202E}b\u{200B}c\u{FEFF}d\u{2066}e\u{00AD}f") == #""a\u{202e}b\u{200b}c\u{feff}d\u{2066}e\u{ad}f""#)
+        #expect(ClientText.escaped("say \"hi\"\n\u{202E}", limit: 64) == #"say "hi"\n\u{202e}"#, "unquoted: the message's own quotes stay")
+        #expect(ClientText.escaped("abcdef", limit: 3) == "abc… (6 bytes)")
         #expect(!ClientText.quoted(String(repeating: "\n", count: 100)).contains("\n"))
     }
 

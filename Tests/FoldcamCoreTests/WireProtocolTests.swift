@@ -19,6 +19,13 @@ import Testing
         #expect(message(#"{"id": 1e20, "method": "hello"}"#)?.contains("is beyond ±10^15") == true)
         #expect(message(#"{"id": null, "method": "hello"}"#)?.contains("found null") == true)
         #expect(message(#"{"id": 2.0, "method": "hello"}"#) == nil, "an integral float is an integer id")
+        // The ±10^15 limit is the same however the number is written.
+        for inside in ["1000000000000000", "-1000000000000000", "1e15", "-1e15", "1.0e15"] {
+            #expect(message(#"{"id": \#(inside), "method": "hello"}"#) == nil, "\(inside) is within ±10^15")
+        }
+        for beyond in ["1000000000000001", "-1000000000000001", "1.000000000000001e15", "2e15", "9223372036854775807"] {
+            #expect(message(#"{"id": \#(beyond), "method": "hello"}"#)?.contains("is beyond ±10^15") == true, "\(beyond) is beyond ±10^15")
+        }
     }
 
     @Test func replyLineIsTheEncodedReply() {

@@ -117,6 +117,14 @@ struct BoundedTests {
             stdoutPath: directory.file("refused.out"), stderrPath: directory.file("refused.err"))
         #expect(refused.exitCode(timeout: .seconds(30)) == 1)
         #expect(refused.stderr.contains("maxClients 256 needs 320 file descriptors") && refused.stderr.contains("LimitNOFILE"), "\(refused.stderr)")
+        // 64 descriptors are all the daemon needs besides its clients: no maxClients would fit.
+        #expect(refused.stderr.contains("raise LimitNOFILE= in the service to at least 320") && !refused.stderr.contains("at most 0"), "\(refused.stderr)")
+        let fewer = try ChildProcess(
+            executable: "/usr/bin/prlimit",
+            arguments: ["--nofile=100:100", "--", try Executables.path(of: "foldcamd"), "--simulate", "--quiet", "--config", directory.file("foldcam.json"), "--socket", directory.file("fewer.sock")],
+            stdoutPath: directory.file("fewer.out"), stderrPath: directory.file("fewer.err"))
+        #expect(fewer.exitCode(timeout: .seconds(30)) == 1)
+        #expect(fewer.stderr.contains("lower maxClients to at most 36"), "\(fewer.stderr)")
 
         let raised = try ChildProcess(
             executable: "/usr/bin/prlimit",

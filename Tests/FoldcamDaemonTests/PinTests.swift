@@ -150,7 +150,7 @@ struct PinTests {
         #expect(mkdir(state, 0o755) == 0)
         try directory.write("state/state.json", #"{"version": 1, "pin": {"display": "rear", "uid": 0, "pid": 1, "command": "kiosk"}}"#)
         let daemon = try RunningDaemon(config: #"{"rig": "duo", "stateDirectory": "\#(state)"}"#, directory: directory)
-        #expect(daemon.stderr.contains("rig duo has no display rear; the persisted pin made by uid 0 pid 1 \"kiosk\" is dropped"), "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("rig duo has no display \"rear\"; the persisted pin made by uid 0 pid 1 \"kiosk\" is dropped"), "\(daemon.stderr)")
         #expect(try daemon.connect().result("state")["pinnedDisplay"] == .null)
     }
 }

@@ -52,6 +52,30 @@ struct SecurityTests {
         #expect(try root.result("snapshot")["png"]?.stringValue?.isEmpty == false, "root (the daemon's user here) gets the frame")
     }
 
+    @Test("state shows who holds a pin (uid, pid, command) only to peers that may pin; others see the pin and its display")
+    func pinOwnersOnlyForControl() throws {
+        try #require(OtherUser.available, "needs root (setpriv)")
+        let daemon = try RunningDaemon(config: #"{"rig": "duo", "group": "users"}"#)
+        let kiosk = try daemon.connect()
+        _ = try kiosk.result("pinView", .params(("display", .string("outer"))))
+        let script = try OtherUser.script(OtherUser.requestsScript, named: "client.pl", in: daemon.directory)
+        let request = #"{"id": 1, "method": "state"}"#
+        let stranger = try OtherUser.start("/usr/bin/perl", [script, daemon.socketPath, request], in: daemon.directory, name: "stranger")
+        #expect(stranger.exitCode(timeout: .seconds(30)) == 0, "client failed: \(stranger.stderr)")
+        guard case let .array(seen)? = OtherUser.replies(stranger).first?[path: "result", "pins"], let pin = seen.first else {
+            throw HarnessError("no pins in \(stranger.stdout)")
+        }
+        #expect(pin["display"] == .string("outer") && pin["inForce"] == .bool(true), "\(pin)")
+        #expect(pin["pid"] == nil && pin["command"] == nil && pin["uid"] == nil, "a stranger sees the owner: \(pin)")
+
+        let member = try OtherUser.start("/usr/bin/perl", [script, daemon.socketPath, request], in: daemon.directory, name: "member", groups: [Self.controlGroup.id])
+        #expect(member.exitCode(timeout: .seconds(30)) == 0, "client failed: \(member.stderr)")
+        guard case let .array(shown)? = OtherUser.replies(member).first?[path: "result", "pins"], let owned = shown.first else {
+            throw HarnessError("no pins in \(member.stdout)")
+        }
+        #expect(owned["pid"]?.numberValue == Double(getpid()) && owned["uid"]?.numberValue == 0, "the control group sees the owner: \(owned)")
+    }
+
     // MARK: The daemon writes no path a client names
 
     @Test("snapshot refuses a path: no file is created, and the image comes back in the reply")
@@ -174,6 +198,40 @@ struct SecurityTests {
             stdoutPath: directory.file("foreign.out"), stderrPath: directory.file("foreign.err"))
         #expect(inForeign.exitCode(timeout: .seconds(30)) == 1)
         #expect(inForeign.stderr.contains("belongs to uid \(OtherUser.uid)"), "\(inForeign.stderr)")
+    }
+
+    @Test("the socket directory is checked along its whole path: a parent another user owns is refused")
+    func refusesForeignParent() throws {
+        try #require(OtherUser.available, "needs root to give a directory to another user")
+        let directory = try TemporaryDirectory()
+        let parent = directory.file("parent")
+        #expect(mkdir(parent, 0o755) == 0 && chown(parent, OtherUser.uid, OtherUser.gid) == 0)
+        let mine = parent + "/mine"
+        #expect(mkdir(mine, 0o755) == 0)
+        let daemon = try ChildProcess(
+            executable: try Executables.path(of: "foldcamd"), arguments: ["--simulate", "--quiet", "--socket", mine + "/foldcam.sock"],
+            stdoutPath: directory.file("daemon.out"), stderrPath: directory.file("daemon.err"))
+        #expect(daemon.exitCode(timeout: .seconds(30)) == 1, "\(daemon.stderr)")
+        #expect(daemon.stderr.contains("\(parent) belongs to uid \(OtherUser.uid)"), "\(daemon.stderr)")
+        #expect(access(mine + "/foldcam.sock", F_OK) != 0)
+    }
+
+    @Test("at SIGTERM the daemon removes only the socket it created, not one put at its path since")
+    func unlinksOnlyItsOwnSocket() throws {
+        let daemon = try RunningDaemon()
+        // Another socket takes the path (its creator removed the daemon's and bound its own).
+        #expect(unlink(daemon.socketPath) == 0)
+        let other = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(other) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        withUnsafeMutableBytes(of: &address.sun_path) { $0.copyBytes(from: Array(daemon.socketPath.utf8) + [0]) }
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(other, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        #expect(bound == 0)
+        #expect(daemon.stop() == 0)
+        #expect(access(daemon.socketPath, F_OK) == 0, "the daemon removed a socket it did not create")
     }
 
     @Test("foldcamctl refuses a server running as another user (a squatter's fake daemon)")

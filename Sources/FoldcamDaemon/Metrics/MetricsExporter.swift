@@ -49,7 +49,9 @@ final class MetricsExporter {
         let started = clock.now
         let text = report(lastWriteSeconds)
         do {
-            try FileContents.replaceAtomically(Array(text.utf8), directory: directory, name: Self.fileName)
+            // Checked at each write: a parent directory changed since must not redirect the file.
+            if let refusal = DirectorySafety.check(directory).refusal { throw MetricsDirectoryRefused(description: refusal) }
+            try SafeFile.replace(Array(text.utf8), directory: directory, name: Self.fileName)
             let (seconds, attoseconds) = (clock.now - started).components
             lastWriteSeconds = Double(seconds) + Double(attoseconds) / 1e18
         } catch {
@@ -58,4 +60,9 @@ final class MetricsExporter {
             }
         }
     }
+}
+
+/// The metrics directory failed `DirectorySafety`: nothing is written there.
+struct MetricsDirectoryRefused: Error, CustomStringConvertible {
+    var description: String
 }

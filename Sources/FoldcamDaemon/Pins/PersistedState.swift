@@ -37,7 +37,7 @@ struct PersistedState: Equatable {
         do { root = try JSONParser.parse(bytes) } catch { throw Invalid(description: "not JSON (\(error))") }
         guard case .object = root else { throw Invalid(description: "expected an object, found \(root.kindDescription)") }
         guard root["version"]?.numberValue == Double(Self.version) else {
-            throw Invalid(description: "\"version\" is \(root["version"]?.compactText ?? "missing"), expected \(Self.version)")
+            throw Invalid(description: "\"version\" is \(root["version"].map { ClientText.escaped($0.compactText, limit: ClientText.defaultLimit) } ?? "missing"), expected \(Self.version)")
         }
         if let pin = root["pin"], pin != .null {
             guard let display = pin["display"]?.stringValue, !display.isEmpty else { throw Invalid(description: "\"pin\" has no \"display\"") }
@@ -51,7 +51,7 @@ struct PersistedState: Equatable {
             guard case let .object(members) = rotations else { throw Invalid(description: "\"screenRotations\" is not an object") }
             for (display, value) in members {
                 guard let degrees = value.numberValue, [0.0, 90, 180, 270].contains(degrees) else {
-                    throw Invalid(description: "\"screenRotations\".\(display) is \(value.compactText), expected 0, 90, 180 or 270")
+                    throw Invalid(description: "\"screenRotations\".\(ClientText.quoted(display)) is \(ClientText.escaped(value.compactText, limit: ClientText.defaultLimit)), expected 0, 90, 180 or 270")
                 }
                 screenRotations[display] = Int(degrees)
             }

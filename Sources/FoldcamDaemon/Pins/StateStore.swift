@@ -26,13 +26,18 @@ final class StateStore: Sendable {
     /// What the last run kept; nil when there is nothing to restore (no file yet, or a file
     /// that was reported and set aside).
     func load() -> PersistedState? {
+        if let refusal = DirectorySafety.check(directory).refusal {
+            log.error("state: not using \(directory): \(refusal); starting without the persisted state, and nothing will be saved")
+            return nil
+        }
         let bytes: [UInt8]
         do {
-            bytes = try FileContents.read(path, limit: PersistedState.sizeLimit)
+            // A FIFO, a link or a file another user wrote is refused (`SafeFile`), like an
+            // unreadable one: a forged pin "by uid 0" is never restored.
+            bytes = try SafeFile.read(directory: directory, name: PersistedState.fileName, limit: PersistedState.sizeLimit)
         } catch {
-            if case let .failed(failure) = error, failure.errno == .noEntry { return nil }
-            let what = if case .tooLarge = error { "is over \(PersistedState.sizeLimit / 1024) KiB" } else { "cannot be read (\(error))" }
-            setAside("\(what)")
+            if error == .missing { return nil }
+            setAside("\(error)")
             return nil
         }
         do {
@@ -59,7 +64,8 @@ final class StateStore: Sendable {
             }) else { return }
             let bytes = Array(latest.json.prettyText.utf8) + [UInt8(ascii: "\n")]
             do {
-                try FileContents.replaceAtomically(bytes, directory: directory, name: PersistedState.fileName, mode: 0o640, durable: true)
+                if let refusal = DirectorySafety.check(directory).refusal { throw StateDirectoryRefused(description: refusal) }
+                try SafeFile.replace(bytes, directory: directory, name: PersistedState.fileName, mode: 0o640, durable: true)
             } catch {
                 log.error("state: cannot write \(directory)/\(PersistedState.fileName): \(error); the pin and screen rotations will not survive a restart (check the state directory's owner and space)")
             }
@@ -69,12 +75,19 @@ final class StateStore: Sendable {
     /// Waits for the writes asked for so far (at stop, so the last change is on disk).
     func flush() { worker.waitForSubmitted() }
 
-    private func setAside(_ problem: String) {
+    private func setAside(_ text: String) {
+        // What is wrong quotes the file (a key, a value, a parse error's context): escaped and cut.
+        let problem = ClientText.escaped(text, limit: 512)
         do {
-            try FileContents.setAside(path, suffix: ".bad")
+            try SafeFile.setAside(directory: directory, name: PersistedState.fileName, suffix: ".bad")
             log.warning("state: \(path) \(problem); starting without it (kept as \(path).bad; the next pin or screen rotation writes a new one)")
         } catch {
             log.warning("state: \(path) \(problem); starting without it (and cannot move it aside: \(error))")
         }
     }
+}
+
+/// The state directory failed `DirectorySafety` at a save.
+struct StateDirectoryRefused: Error, CustomStringConvertible {
+    var description: String
 }
