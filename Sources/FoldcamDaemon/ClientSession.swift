@@ -19,7 +19,7 @@ final class ClientSession {
     private var outputStart = 0
     private var coalesced: [Topic: (seq: Int, bytes: [UInt8])] = [:]
     /// When unsent output last shrank (or was first queued); nil when nothing is pending.
-    var waitingSince: ContinuousClock.Instant?
+    var waitingSince: MonotonicInstant?
     /// Set when the connection must end once the final reply is written.
     var closeAfterFlush = false
     var watchingWritable = false
@@ -31,7 +31,7 @@ final class ClientSession {
     var interest: EventLoop.Interest = .readable
     /// When the client must have finished its request line: set at connect (a client that never
     /// says anything) and when a partial line starts; nil while nothing is half-sent.
-    var inputDeadline: ContinuousClock.Instant?
+    var inputDeadline: MonotonicInstant?
     /// Set when a whole request line was read since the deadline was last looked at.
     var lineCompleted = false {
         didSet { if lineCompleted { hasSpoken = true } }
@@ -67,11 +67,11 @@ final class ClientSession {
     var pendingBytes: Int { output.count - outputStart + coalesced.values.reduce(0) { $0 + $1.bytes.count } }
     var hasPendingOutput: Bool { outputStart < output.count || !coalesced.isEmpty }
 
-    func enqueueReply(_ line: [UInt8], now: ContinuousClock.Instant) {
+    func enqueueReply(_ line: [UInt8], now: MonotonicInstant) {
         append(line, now: now)
     }
 
-    func enqueueEvent(_ topic: Topic, seq: Int, line: [UInt8], now: ContinuousClock.Instant) {
+    func enqueueEvent(_ topic: Topic, seq: Int, line: [UInt8], now: MonotonicInstant) {
         if output.count - outputStart < Self.softLimit && coalesced.isEmpty {
             append(line, now: now)
         } else {
@@ -80,7 +80,7 @@ final class ClientSession {
         }
     }
 
-    private func append(_ line: [UInt8], now: ContinuousClock.Instant) {
+    private func append(_ line: [UInt8], now: MonotonicInstant) {
         if waitingSince == nil { waitingSince = now }
         output.append(contentsOf: line)
     }
@@ -88,7 +88,7 @@ final class ClientSession {
     enum FlushResult { case drained, pending, failed(SystemCallError) }
 
     /// Writes what the socket takes without blocking.
-    func flush(now: ContinuousClock.Instant) -> FlushResult {
+    func flush(now: MonotonicInstant) -> FlushResult {
         while true {
             if outputStart == output.count {
                 output.removeAll(keepingCapacity: output.capacity <= Self.softLimit * 2)

@@ -21,7 +21,7 @@ extension ControlServer {
         session.lineCompleted = false
     }
 
-    func setInputDeadline(_ session: ClientSession, _ deadline: ContinuousClock.Instant) {
+    func setInputDeadline(_ session: ClientSession, _ deadline: MonotonicInstant) {
         session.inputDeadline = deadline
         guard !deadlineTimerArmed else { return }
         // Runs only while some client owes the rest of a request: an idle daemon never wakes.

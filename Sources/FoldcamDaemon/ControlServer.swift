@@ -71,7 +71,7 @@ final class ControlServer {
     var nextSessionID = 1
     let stuckTimer: Timer
     var stuckTimerArmed = false
-    let clock = ContinuousClock()
+    let clock = MonotonicClock()
     /// Clients waiting for a turn, by user, and the wake-up for the next pass.
     var turnQueue = TurnQueue()
     let turns: Mailbox<Int32>
@@ -156,9 +156,9 @@ final class ControlServer {
     struct TurnBudget {
         var lines = ControlServer.requestsPerTurn
         var bytes = ControlServer.bytesPerTurn
-        let deadline: ContinuousClock.Instant
+        let deadline: MonotonicInstant
 
-        func isSpent(now: ContinuousClock.Instant) -> Bool { lines <= 0 || bytes <= 0 || now >= deadline }
+        func isSpent(now: MonotonicInstant) -> Bool { lines <= 0 || bytes <= 0 || now >= deadline }
     }
 
     /// Queues a client for the next pass (once, however often it becomes readable).

@@ -1,10 +1,12 @@
+import FoldcamPlatform
+
 /// Rate limit for log lines a peer can cause (bad requests, refusals): a burst of lines per
 /// window, then silence until the window ends, then one line saying how many were held back.
 /// A hostile client can make at most `burst` lines per window, however fast it writes.
 struct LogBudget {
     let burst: Int
     let window: Duration
-    private(set) var windowStart: ContinuousClock.Instant?
+    private(set) var windowStart: MonotonicInstant?
     private var used = 0
     private(set) var suppressed = 0
 
@@ -21,7 +23,7 @@ struct LogBudget {
         case silent
     }
 
-    mutating func take(now: ContinuousClock.Instant) -> Verdict {
+    mutating func take(now: MonotonicInstant) -> Verdict {
         if let start = windowStart, now - start < window {
             used += 1
             if used < burst { return .log(suppressed: 0) }
@@ -37,7 +39,7 @@ struct LogBudget {
     }
 
     /// Applies a verdict to a line: nil when it must not be logged.
-    mutating func line(_ text: String, now: ContinuousClock.Instant) -> String? {
+    mutating func line(_ text: String, now: MonotonicInstant) -> String? {
         switch take(now: now) {
         case let .log(suppressed): return suppressed > 0 ? "\(text) (\(suppressed) similar lines held back)" : text
         case .lastBeforeSilence: return "\(text) (further such lines held back for \(window))"
@@ -48,7 +50,7 @@ struct LogBudget {
 
 extension LogBudget {
     /// Whether the window has ended with nothing held back: forgetting this budget loses nothing.
-    func isIdle(now: ContinuousClock.Instant) -> Bool {
+    func isIdle(now: MonotonicInstant) -> Bool {
         guard let start = windowStart else { return true }
         return now - start >= window && suppressed == 0
     }
@@ -63,7 +65,7 @@ struct UserLogBudgets {
     static let pruneAbove = 256
 
     /// Applies the user's budget to a line: nil when it must not be logged.
-    mutating func line(_ text: String, uid: UInt32, now: ContinuousClock.Instant) -> String? {
+    mutating func line(_ text: String, uid: UInt32, now: MonotonicInstant) -> String? {
         if budgets[uid] == nil && budgets.count >= Self.pruneAbove {
             budgets = budgets.filter { !$0.value.isIdle(now: now) }
         }

@@ -16,7 +16,7 @@ final class MetricsExporter {
     private let report: (Double?) -> String
     private var lastWriteSeconds: Double?
     private var failureLogBudget = LogBudget(burst: 1, window: .seconds(300))
-    private let clock = ContinuousClock()
+    private let clock = MonotonicClock()
 
     /// `report` renders the text; it is given the previous write's duration.
     init(loop: EventLoop, log: Log, report: @escaping (Double?) -> String) throws(SystemCallError) {
