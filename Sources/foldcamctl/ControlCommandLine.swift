@@ -30,7 +30,7 @@ enum ControlCommandLine {
             CommandSpec("watch", arguments: "[TOPIC ...]", section: "talking to foldcamd",
                         help: "one line per change, live; waits for the daemon to start and reconnects when it restarts (topics: \(Topic.allCases.map(\.rawValue).joined(separator: ", ")); default all)"),
             CommandSpec("pin", arguments: "D", section: "talking to foldcamd",
-                        help: "pin the viewed display to D (a kiosk's window is on D): held while foldcamctl runs, or with --persist kept across restarts until unpin"),
+                        help: "pin the viewed display to D (a kiosk's window is on D): held while foldcamctl runs (made again after a daemon restart), or with --persist kept across restarts until unpin"),
             CommandSpec("unpin", section: "talking to foldcamd", help: "end the persisted pin: the posture decides the viewed display again"),
             CommandSpec("rotation", arguments: "D DEG", section: "talking to foldcamd", help: "tell the daemon D's UI is rotated DEG degrees (0, 90, 180, 270)"),
             CommandSpec("snapshot", arguments: "OUT.png", section: "talking to foldcamd",
