@@ -2,6 +2,11 @@
 /// (a newline in a method name would otherwise start a forged journal record) and cut to a
 /// bound (a 64 KiB name would otherwise flood the journal and every error reply).
 public enum ClientText {
+    /// `1 camera`, `3 cameras`: a count with its noun (plural by adding "s").
+    public static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+
     /// Characters of client text kept in a log line or an error message.
     public static let defaultLimit = 64
 
