@@ -2,6 +2,9 @@
 /// (a newline in a method name would otherwise start a forged journal record) and cut to a
 /// bound (a 64 KiB name would otherwise flood the journal and every error reply).
 public enum ClientText {
+    /// A number as the user typed it: `400` for 400.0, `80.5` for 80.5.
+    public static func number(_ value: Double) -> String { numberText(value) }
+
     /// `1 camera`, `3 cameras`: a count with its noun (plural by adding "s").
     public static func counted(_ count: Int, _ noun: String) -> String {
         "\(count) \(noun)\(count == 1 ? "" : "s")"

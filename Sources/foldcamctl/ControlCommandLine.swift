@@ -26,7 +26,7 @@ enum ControlCommandLine {
             CommandSpec("status", section: "talking to foldcamd",
                         help: "rig, mode, posture, hinges, viewed/pinned display, virtual camera source, readiness, directions per display"),
             CommandSpec("devices", section: "talking to foldcamd", help: "the cameras the daemon knows, with availability"),
-            CommandSpec("directions", section: "talking to foldcamd", help: "which cameras face each display's viewer (or D's only)"),
+            CommandSpec("directions", arguments: "[D]", section: "talking to foldcamd", help: "which cameras face each display's viewer (or D's only)"),
             CommandSpec("watch", arguments: "[TOPIC ...]", section: "talking to foldcamd",
                         help: "one line per change, live; waits for the daemon to start and reconnects when it restarts (topics: \(Topic.allCases.map(\.rawValue).joined(separator: ", ")); default all)"),
             CommandSpec("pin", arguments: "D", section: "talking to foldcamd",

@@ -182,4 +182,21 @@ struct ControlToolTests {
         pin.kill(SIGINT)
         _ = try await pin.waitForExitCode(timeout: .seconds(10))
     }
+
+    @Test func theSmallFrictions() async throws {
+        // `help` is --help; `directions D` like `pin D`; numbers as typed; why a file was not written.
+        let help = try await Self.run(["help"])
+        #expect(help.code == 0 && help.stdout.hasPrefix("usage: foldcamctl"), "\(help.code) \(help.stderr)")
+        let daemon = try await SimulatedDaemon()
+        let socket = ["--socket", daemon.socketPath]
+        let directions = try await Self.run(socket + ["directions", "outer"])
+        #expect(directions.code == 0 && directions.stdout.hasPrefix("outer: "), "\(directions.stdout)\(directions.stderr)")
+        let both = try await Self.run(socket + ["directions", "--display", "outer", "inner"])
+        #expect(both.code == 2, "\(both.stderr)")
+        let range = try await Self.run(socket + ["sim", "hinge", "fold", "400"])
+        #expect(range.code == 2 && range.stderr.contains("400 is outside hinge fold's range [0, 180]"), "\(range.stderr)")
+        let directory = try TemporaryDirectory()
+        let unwritable = try await Self.run(socket + ["snapshot", directory.file("missing/x.png")])
+        #expect(unwritable.code == 1 && unwritable.stderr.contains("No such file or directory"), "\(unwritable.stderr)")
+    }
 }
