@@ -195,6 +195,8 @@ struct ControlToolTests {
         #expect(both.code == 2, "\(both.stderr)")
         let range = try await Self.run(socket + ["sim", "hinge", "fold", "400"])
         #expect(range.code == 2 && range.stderr.contains("400 is outside hinge fold's range [0, 180]"), "\(range.stderr)")
+        let accelerometer = try await Self.run(socket + ["sim", "accelerometer", "x", "0", "0", "9.8"])
+        #expect(accelerometer.code == 2 && accelerometer.stderr.contains("unknown accelerometer \"x\" (the rig has no accelerometers)"), "\(accelerometer.stderr)")
         let directory = try TemporaryDirectory()
         let unwritable = try await Self.run(socket + ["snapshot", directory.file("missing/x.png")])
         #expect(unwritable.code == 1 && unwritable.stderr.contains("No such file or directory"), "\(unwritable.stderr)")
