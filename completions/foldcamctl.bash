@@ -1,6 +1,8 @@
 # bash completion for foldcamctl(1). Display, camera and hinge ids come from the running daemon
 # (one quick request, at most 3 s; a daemon that is not running fails at once); rig ids come
 # from foldcamctl itself.
+# shellcheck disable=SC2207 # COMPREPLY=($(compgen ...)): compgen prints one word per line and the
+# words (ids, options) hold no spaces or glob characters; the idiom bash-completion itself uses.
 
 _foldcamctl_query() {
     # _foldcamctl_query WHAT [--socket PATH]: prints ids, one per line; nothing if no daemon.

@@ -10,6 +10,14 @@
 /// - cut: longer text keeps its first `limit` characters and says how long it was, so a 1 MB
 ///   name costs a short line, not 1 MB of journal.
 public enum ClientText {
+    /// A number as the user typed it: `400` for 400.0, `80.5` for 80.5.
+    public static func number(_ value: Double) -> String { numberText(value) }
+
+    /// `1 camera`, `3 cameras`: a count with its noun (plural by adding "s").
+    public static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
+    }
+
     /// Characters of outside text kept in a log line or an error message.
     public static let defaultLimit = 64
 

@@ -118,6 +118,16 @@ public struct Camera: Sendable {
     public var position: String
 
     public var hasDepth: Bool { mediaTypes.contains("depth") }
+
+    /// An infrared camera (face login, say): every format it declares is greyscale. It can never
+    /// share a format with a colour camera, so the virtual camera's pool leaves it out (it keeps
+    /// its directions, for apps that open it themselves).
+    public var isInfrared: Bool {
+        !modes.isEmpty && modes.allSatisfy { Self.greyscaleFormats.contains(String($0.pixelFormat.prefix { $0 != " " })) }
+    }
+
+    /// V4L2's greyscale FourCCs (trailing spaces dropped): what IR sensors deliver.
+    static let greyscaleFormats: Set<String> = ["GREY", "Y4", "Y6", "Y8", "Y10", "Y12", "Y14", "Y16", "Y8I", "Y10B", "Y12I", "Y16I"]
 }
 
 public struct Accelerometer: Sendable {

@@ -38,8 +38,8 @@ enum RigValidator {
         }
         guard count == 0 else { return }
         if let uncovered = tiling.uncoveredSetting() {
-            let where_ = zip(rig.hinges, uncovered).map { "\($0.id)=\(numberText($1))" }.joined(separator: ", ")
-            collector.add("postures", "no posture covers \(where_) (postures must cover every hinge angle)")
+            let angles = zip(rig.hinges, uncovered).map { "\($0.id)=\(numberText($1))" }.joined(separator: ", ")
+            collector.add("postures", "no posture covers \(angles) (postures must cover every hinge angle)")
         }
     }
 

@@ -21,7 +21,8 @@ public struct VirtualCameraPlan: Sendable, Equatable {
     }
 
     /// Every camera forward (θ < 90°, not covered) for some followed, uncovered display at
-    /// some of the hinge settings `HingeSamples` visits (a fixed budget, whatever the rig).
+    /// some of the hinge settings `HingeSamples` visits (a fixed budget, whatever the rig),
+    /// except infrared cameras (`Camera.isInfrared`), which share no format with the others.
     static func pool(_ rig: Rig) -> [Int] { poolAndSamples(rig).pool }
 
     /// The displays whose viewers the camera may show.
@@ -35,8 +36,9 @@ public struct VirtualCameraPlan: Sendable, Equatable {
     /// The pool and how many hinge settings were looked at (stops once every camera is in).
     static func poolAndSamples(_ rig: Rig, follow: VirtualCameraFollow = .viewed) -> (pool: [Int], samples: Int) {
         let followed = displays(rig, follow: follow)
-        var member = [Bool](repeating: false, count: rig.cameras.count)
-        var missing = rig.cameras.count
+        // An infrared camera never joins: counted as in, left out of the result.
+        var member = rig.cameras.map(\.isInfrared)
+        var missing = member.filter { !$0 }.count
         let samples = HingeSamples.forEach(rig) { angles in
             let pose = RigPose(rig: rig, angles: angles)
             for display in followed {
@@ -52,7 +54,7 @@ public struct VirtualCameraPlan: Sendable, Equatable {
             }
             return missing > 0
         }
-        return (member.indices.filter { member[$0] }, samples)
+        return (member.indices.filter { member[$0] && !rig.cameras[$0].isInfrared }, samples)
     }
 
     /// Intersection by (pixel format, size); each size's rate is the lowest of the cameras'

@@ -32,7 +32,7 @@ public struct ConfigCheck: Sendable {
         check.warnings = loaded.warnings
         check.inspect(loaded.config, rig: loaded.rig, simulate: options.simulate)
         let rig = loaded.rig
-        check.summary = "rig \(rig.id) (\(rig.panels.count) panels, \(rig.displays.count) displays, \(rig.cameras.count) cameras, \(rig.postures.count) postures), at most \(loaded.config.maxClients) clients"
+        check.summary = "rig \(rig.id) (\(ClientText.counted(rig.panels.count, "panel")), \(ClientText.counted(rig.displays.count, "display")), \(ClientText.counted(rig.cameras.count, "camera")), \(ClientText.counted(rig.postures.count, "posture"))), at most \(loaded.config.maxClients) clients"
         return check
     }
 

@@ -118,7 +118,7 @@ extension Daemon: RequestHandling {
             let hinge = try params.id("hinge", in: rig.hinges.map(\.id), kind: "hinge")
             let angle = try params.number("angle")
             guard rig.hinges[hinge].contains(angle) else {
-                throw params.failure("params.angle: \(angle) is outside hinge \(rig.hinges[hinge].id)'s range [\(rig.hinges[hinge].minimum), \(rig.hinges[hinge].maximum)]")
+                throw params.failure("params.angle: \(ClientText.number(angle)) is outside hinge \(rig.hinges[hinge].id)'s range [\(ClientText.number(rig.hinges[hinge].minimum)), \(ClientText.number(rig.hinges[hinge].maximum))]")
             }
             owner?.daemonHingeTakenOver(self)
             apply(.hingeAngle(hinge: hinge, degrees: angle))

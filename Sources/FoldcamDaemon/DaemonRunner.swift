@@ -147,7 +147,7 @@ public final class DaemonRunner {
         registered.append(signals.descriptor)
 
         let socketDescription = listener.ownedPath ?? "the socket passed by systemd"
-        log.info("foldcamd \(Daemon.version) serving \(socketDescription): rig \(rig.id), \(daemon.mode.rawValue) mode, \(rig.cameras.count) cameras")
+        log.info("foldcamd \(Daemon.version) serving \(socketDescription): rig \(rig.id), \(daemon.mode.rawValue) mode, \(ClientText.counted(rig.cameras.count, "camera"))")
         notifier.notify("READY=1\nSTATUS=serving \(socketDescription), rig \(rig.id) (\(daemon.mode.rawValue))")
         try loop.run()
         services.stop()

@@ -67,7 +67,7 @@ struct Params {
     func id(_ key: String, in ids: [String], kind: String) throws(WireProtocol.Failure) -> Int {
         let text = try string(key)
         guard let index = ids.firstIndex(of: text) else {
-            throw failure("params.\(key): unknown \(kind) \(ClientText.quoted(text))\(NearestName.hint(for: text, among: ids)) (\(kind)s: \(ids.joined(separator: ", ")))")
+            throw failure("params.\(key): unknown \(kind) \(ClientText.quoted(text))\(NearestName.hint(for: text, among: ids)) (\(ids.isEmpty ? "the rig has no \(kind)s" : "\(kind)s: " + ids.joined(separator: ", ")))")
         }
         return index
     }

@@ -7,6 +7,8 @@ import Foundation
 /// outcome into an exit code (the table in the spec).
 enum ControlTool {
     static func run(_ argv: [String]) async -> Int32 {
+        // `foldcamctl help` is `--help`, as users of git and systemctl expect.
+        let argv = argv.first == "help" ? ["--help"] + argv.dropFirst() : argv
         // Looked for before parsing, so that a usage error comes as JSON too.
         let json = argv.prefix { $0 != "--" }.contains("--json")
         do {

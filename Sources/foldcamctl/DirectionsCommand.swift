@@ -5,7 +5,12 @@ import FoldcamIO
 /// `foldcamctl directions [--display D]`: which cameras face each display's viewer, and how.
 enum DirectionsCommand {
     static func run(_ arguments: inout ParsedArguments, _ daemon: DaemonContext) async throws {
-        let display = arguments.value("--display")
+        // `directions outer` as well as `directions --display outer` (like `pin outer`).
+        var display = arguments.value("--display")
+        if let positional = arguments.takePositional() {
+            guard display == nil else { throw UsageError("directions: give the display once (D or --display D)") }
+            display = positional
+        }
         try arguments.finish()
         let params: JSONValue = display.map { .object([("display", .string($0))]) } ?? .object([])
         let result = try await daemon.call("directions", params)

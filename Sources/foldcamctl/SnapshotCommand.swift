@@ -23,9 +23,7 @@ enum SnapshotCommand {
         guard let encoded = result["png"]?.stringValue, let png = Data(base64Encoded: encoded) else {
             throw FoldcamClientError.invalidReply("snapshot reply carries no PNG")
         }
-        guard FileManager.default.createFile(atPath: output, contents: png) else {
-            throw OutputError(description: "cannot write \(output)")
-        }
+        try write(png, to: output)
         if daemon.json {
             guard case let .object(members) = result else { return daemon.printJSON(result) }
             return daemon.printJSON(.object(members.filter { $0.0 != "png" } + [("path", .string(output))]))
@@ -35,5 +33,21 @@ enum SnapshotCommand {
         let height = result["height"].map { $0.compactText } ?? "?"
         let timestamp = result["timestamp"].map { $0.compactText } ?? "?"
         daemon.emit("wrote \(output): \(width)x\(height) from \(source), captured at \(timestamp) (CLOCK_MONOTONIC ns)")
+    }
+
+    /// Writes the file, saying why it could not (the errno's text: no such directory, permission
+    /// denied, no space left).
+    static func write(_ data: Data, to path: String) throws {
+        func failure(_ what: String) -> OutputError {
+            OutputError(description: "cannot write \(path): \(what): \(String(cString: strerror(errno)))")
+        }
+        guard let file = fopen(path, "wb") else { throw failure("open") }
+        let written = data.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+        if written != data.count {
+            let error = failure("write")
+            fclose(file)
+            throw error
+        }
+        guard fclose(file) == 0 else { throw failure("close") }
     }
 }

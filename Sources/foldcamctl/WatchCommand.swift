@@ -34,7 +34,10 @@ enum WatchCommand {
                     // Not up yet: wait for it (the feed retries with a growing delay) unless
                     // --no-wait; any other failure (not allowed, untrusted server) is final.
                     guard wait, case .daemonNotRunning = error else { throw error }
-                    ControlTool.report("\(error); waiting for it, retrying in \(seconds(retryIn)) (Ctrl-C to stop, --no-wait to fail at once)")
+                    // Once: the feed keeps retrying (backoff up to 5 s) without a line each time.
+                    if !outageReported {
+                        ControlTool.report("\(error); waiting for it, retrying every \(seconds(retryIn)) to 5 s (Ctrl-C to stop, --no-wait to fail at once)")
+                    }
                 } else if !outageReported {
                     ControlTool.report("\(error); reconnecting (Ctrl-C to stop)")
                 }

@@ -34,7 +34,7 @@ enum DaemonCommandLine {
         ],
         options: [
             OptionSpec("--config", kind: .value("FILE"), commands: configured,
-                       help: "daemon configuration (default \(DaemonOptions.defaultConfigPath), used when it exists)"),
+                       help: "daemon configuration (default \(DaemonOptions.defaultConfigPath), used when it exists and neither --simulate nor --rig is given)"),
             OptionSpec("--rig", kind: .value("ID|FILE"), commands: configured + [scenario], requiredBy: [scenario],
                        help: "a built-in rig id or a rig file (a path contains / or ends in .json); overrides the configuration's rig"),
             OptionSpec("--socket", kind: .value("PATH"), commands: serving,

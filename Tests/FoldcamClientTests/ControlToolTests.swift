@@ -147,4 +147,58 @@ struct ControlToolTests {
         // value too, if the watch reconnected before the hinge moved).
         #expect(watch.stdout.split(separator: "\n").count >= 3)
     }
+
+    @Test func pinIsMadeAgainWhenTheDaemonComesBackAndTheGapReportedOnce() async throws {
+        let daemon = try await SimulatedDaemon()
+        let directory = try TemporaryDirectory()
+        let pin = try ChildProcess(
+            executable: try Executables.path(of: "foldcamctl"), arguments: ["--socket", daemon.socketPath, "pin", "outer"],
+            stdoutPath: directory.file("out"), stderrPath: directory.file("err"))
+        defer { pin.kill(SIGKILL) }
+        func waitFor(_ text: String, in output: @escaping () -> String) async throws {
+            let deadline = ContinuousClock.now + .seconds(60)
+            while !output().contains(text) {
+                guard ContinuousClock.now < deadline, !pin.hasExited else {
+                    throw HarnessError("pin never printed \(text):\n\(pin.stdout)\n\(pin.stderr)")
+                }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+        }
+        func pinnedDisplay() async throws -> JSONValue? {
+            let status = try await Self.run(["--socket", daemon.socketPath, "--json", "status"])
+            return try JSONParser.parse(String(status.stdout.split(separator: "\n").first ?? ""))["state"]?["pinnedDisplay"]
+        }
+        try await waitFor("pinned the view to outer", in: { pin.stdout })
+        #expect(try await pinnedDisplay() == .string("outer"))
+        try await daemon.killHard()
+        try await waitFor("not in force until the daemon is back", in: { pin.stderr })
+        #expect(!pin.hasExited, "pin ended with the daemon: \(pin.stderr)")
+        try await daemon.start()
+        // Back in force within the bound, without anyone pinning again; the gap is reported.
+        try await waitFor("pinned outer again (it was not in force for", in: { pin.stderr })
+        #expect(try await pinnedDisplay() == .string("outer"))
+        // The outage is reported once, not on every retry.
+        #expect(pin.stderr.split(separator: "\n").filter { $0.contains("not in force until") }.count == 1, "\(pin.stderr)")
+        pin.kill(SIGINT)
+        _ = try await pin.waitForExitCode(timeout: .seconds(10))
+    }
+
+    @Test func theSmallFrictions() async throws {
+        // `help` is --help; `directions D` like `pin D`; numbers as typed; why a file was not written.
+        let help = try await Self.run(["help"])
+        #expect(help.code == 0 && help.stdout.hasPrefix("usage: foldcamctl"), "\(help.code) \(help.stderr)")
+        let daemon = try await SimulatedDaemon()
+        let socket = ["--socket", daemon.socketPath]
+        let directions = try await Self.run(socket + ["directions", "outer"])
+        #expect(directions.code == 0 && directions.stdout.hasPrefix("outer: "), "\(directions.stdout)\(directions.stderr)")
+        let both = try await Self.run(socket + ["directions", "--display", "outer", "inner"])
+        #expect(both.code == 2, "\(both.stderr)")
+        let range = try await Self.run(socket + ["sim", "hinge", "fold", "400"])
+        #expect(range.code == 2 && range.stderr.contains("400 is outside hinge fold's range [0, 180]"), "\(range.stderr)")
+        let accelerometer = try await Self.run(socket + ["sim", "accelerometer", "x", "0", "0", "9.8"])
+        #expect(accelerometer.code == 2 && accelerometer.stderr.contains("unknown accelerometer \"x\" (the rig has no accelerometers)"), "\(accelerometer.stderr)")
+        let directory = try TemporaryDirectory()
+        let unwritable = try await Self.run(socket + ["snapshot", directory.file("missing/x.png")])
+        #expect(unwritable.code == 1 && unwritable.stderr.contains("No such file or directory"), "\(unwritable.stderr)")
+    }
 }

@@ -113,6 +113,30 @@ import Testing
         #expect(plan.format == CameraMode(pixelFormat: "NV12", width: 1920, height: 1080, fps: 60))
     }
 
+    @Test func anInfraredCameraStaysOutOfThePoolButKeepsItsDirections() throws {
+        // A face-login IR camera beside the inner front camera: greyscale formats only.
+        var text = try #require(RigPresets.json("duo"))
+        text = text.replacingOccurrences(of: "  \"cameras\": [\n", with: """
+              "cameras": [
+                {"id": "ir", "name": "IR camera", "face": "right.A", "formats": [
+                  {"pixelFormats": ["GREY"], "width": 640, "height": 360, "fps": 30},
+                  {"pixelFormats": ["Y16 "], "width": 340, "height": 340, "fps": 15}]},
+
+            """)
+        let rig = try RigDecoder.decode(json: text)
+        let ir = try #require(rig.cameras.firstIndex { $0.id == "ir" })
+        #expect(rig.cameras[ir].isInfrared)
+        #expect(!rig.cameras.contains { $0.id != "ir" && $0.isInfrared })
+        let plan = VirtualCameraPlan(rig: rig)
+        #expect(plan.pool.map { rig.cameras[$0].id } == ["inner-front", "outer-front", "back"])
+        #expect(plan.format == CameraMode(pixelFormat: "NV12", width: 1920, height: 1080, fps: 60))
+        // It still faces the inner display's viewer, for apps that open it themselves.
+        let engine = FoldEngine(rig: rig)
+        let inner = try #require(rig.displayIndex("inner"))
+        #expect(engine.state.displays[inner].forward.contains(ir))
+        #expect(!plan.candidates(rig: rig, state: engine.state.displays, viewedDisplay: inner).contains(ir))
+    }
+
     @Test func duoPoolFollowsBothDisplays() throws {
         let rig = try preset("duo")
         #expect(VirtualCameraPlan(rig: rig).pool.map { rig.cameras[$0].id } == ["inner-front", "outer-front", "back"])

@@ -89,12 +89,12 @@ struct CommandLineDocsTests {
         #expect(Self.exitStatuses(text) == usage.exitCodes, "\(page) EXIT STATUS \(Self.exitStatuses(text).sorted()) vs --help \(usage.exitCodes.sorted())")
     }
 
-    @Test("completions/ offer exactly foldcamctl's options")
-    func completions() throws {
-        let usage = try Self.usage(of: "foldcamctl")
+    @Test("completions/ offer exactly foldcamctl's and foldcamd's options", arguments: ["foldcamctl", "foldcamd"])
+    func completions(program: String) throws {
+        let usage = try Self.usage(of: program)
         let long = usage.options.filter { $0.hasPrefix("--") }
         let short = usage.options.subtracting(long).subtracting(["-h"])
-        for file in ["completions/foldcamctl.bash", "completions/_foldcamctl"] {
+        for file in ["completions/\(program).bash", "completions/_\(program)"] {
             let code = readTextFile(DocsTests.repository + "/" + file)
             #expect(Self.longOptions(code) == long, "\(file): \(Self.longOptions(code).sorted()) vs --help \(long.sorted())")
             for option in short {
@@ -102,12 +102,12 @@ struct CommandLineDocsTests {
             }
         }
         // fish names options as `-l socket` and `-s o`.
-        let completeLines = readTextFile(DocsTests.repository + "/completions/foldcamctl.fish").split(separator: "\n").filter { $0.hasPrefix("complete ") }
+        let completeLines = readTextFile(DocsTests.repository + "/completions/\(program).fish").split(separator: "\n").filter { $0.hasPrefix("complete ") }
         let fish = Self.words(completeLines.joined(separator: "\n"), separators: " \t\n")
         let fishLong = Set(zip(fish, fish.dropFirst()).filter { $0.0 == "-l" }.map { "--" + $0.1 })
         let fishShort = Set(zip(fish, fish.dropFirst()).filter { $0.0 == "-s" }.map { "-" + $0.1 })
-        #expect(fishLong == long, "completions/foldcamctl.fish: \(fishLong.sorted()) vs --help \(long.sorted())")
-        #expect(fishShort == short, "completions/foldcamctl.fish: \(fishShort.sorted()) vs --help \(short.sorted())")
+        #expect(fishLong == long, "completions/\(program).fish: \(fishLong.sorted()) vs --help \(long.sorted())")
+        #expect(fishShort == short, "completions/\(program).fish: \(fishShort.sorted()) vs --help \(short.sorted())")
     }
 
     /// The long options written after `foldcamd` / `foldcamctl` in a line of text, per program:

@@ -57,7 +57,7 @@ final class HardwareMonitor {
             updates.post(.loopbacks(asked: settings.locateLoopbacks, found: found))
         }
         updates.post(.inventoryComplete)
-        log.info("device inventory: \(inventory.descriptors.count) cameras, sensors \(sensors.isEmpty ? "none" : "in use"), switches \(switches == nil ? "unavailable" : "through libinput seat \(settings.seat)")")
+        log.info("device inventory: \(ClientText.counted(inventory.descriptors.count, "camera")), sensors \(sensors.isEmpty ? "none" : "in use"), switches \(switches == nil ? "unavailable" : "through libinput seat \(settings.seat)")")
         armBusyRetryIfNeeded()
 
         try loop.register(monitor.descriptor) { [unowned self] _ in self.receiveHotplug() }

@@ -64,7 +64,7 @@ daemon_prepare() {
 
 daemon_start() {
     local config=$1 notify=$E2E_DAEMON_DIR/notify.sock ready=$E2E_DAEMON_DIR/ready listener started hello
-    DAEMON_ERROR= DAEMON_READY_S= DAEMON_HELLO_S=
+    DAEMON_ERROR="" DAEMON_READY_S="" DAEMON_HELLO_S=""
     DAEMON_LOG=$E2E_DAEMON_DIR/foldcamd.$(date +%s%N).log
     loopback_reset
     rm -f "$ready" "$ready.bound" "$FOLDCAM_SOCKET"
