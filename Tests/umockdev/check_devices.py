@@ -70,7 +70,7 @@ def populate(bed, outer=None):
         "ID_BUS": "usb", "ID_PATH": "pci-0000:00:14.0-usb-0:2:1.0", "ID_SERIAL": "Acme_Webcam_0001", "ID_SERIAL_SHORT": "0001"},
         v.Camera("Acme Webcam", driver="uvcvideo", formats={"MJPG": [(1280, 720, [30])]}), 4)
     cams["video20"] = bed.add_camera("video20", "virtual/loop20", {}, v.Camera("foldcam", driver="v4l2 loopback", caps=v.CAP_VIDEO_CAPTURE | v.CAP_VIDEO_OUTPUT), 20)
-    hinge = bed.add_iio("hinge", {"in_angl0_raw": 90, "in_angl0_scale": RADIANS_PER_DEGREE}, {})
+    hinge = bed.add_iio("hinge", {"in_angl0_raw": 90, "in_angl0_scale": RADIANS_PER_DEGREE, "sampling_frequency": "10.000000"}, {})
     base = bed.add_iio("accel_3d", {"in_accel_x_raw": 0, "in_accel_y_raw": 0, "in_accel_z_raw": -1000, "in_accel_scale": G}, {"ACCEL_LOCATION": "base"})
     # Mounted turned: the matrix maps chip (0, -1000, 0) to panel (-1000, 0, 0).
     display = bed.add_iio("accel_3d", {"in_accel_x_raw": 0, "in_accel_y_raw": -1000, "in_accel_z_raw": 0, "in_accel_scale": G},
@@ -121,7 +121,13 @@ check("no rig camera missing", report["missingRigCameras"] == [], report["missin
 sensors = {s["syspath"]: s for s in report["sensors"]}
 h = sensors.get(hinge, {})
 check("hinge sensor found by IIO name, angle = raw x scale in degrees", h.get("kind") == "hinge" and h.get("hinge") == "fold" and abs(h.get("angle", -1) - 90) < 1e-6, h)
+check("probe: the polled hinge's rate follows its sampling_frequency (10 Hz: every 100 ms)",
+      (h.get("readBy"), h.get("pollMilliseconds"), h.get("samplingHertz")) == ("polling", 100, 10), h)
 b, d = sensors.get(base, {}), sensors.get(display, {})
+check("probe: an accelerometer without sampling_frequency is polled at sensorPollMilliseconds (50)",
+      (b.get("readBy"), b.get("pollMilliseconds"), "samplingHertz" in b) == ("polling", 50, False), b)
+text, _, _ = bed.probe(RIG, json_output=False)
+check("probe text: the hinge's polling rate", "polled every 100 ms (its sampling_frequency, 10 Hz)" in text, text)
 check("base accelerometer placed by ACCEL_LOCATION", b.get("accelerometer") == "base" and b.get("mountMatrixSource") == "identity (no mount matrix given)", b)
 check("display accelerometer: ACCEL_MOUNT_MATRIX applied", d.get("accelerometer") == "display" and d.get("mountMatrixSource") == "udev ACCEL_MOUNT_MATRIX"
       and all(abs(x - y) < 1e-9 for x, y in zip(d.get("gravity", []), [-1000 * G, 0, 0])), d)
@@ -211,6 +217,10 @@ try:
     state = daemon.eventually("state", lambda s: camera_state(s, "outer-front").get("available") is True, timeout=8)
     check("busy camera becomes available when the device answers again", camera_state(state, "outer-front").get("available") is True, camera_state(state, "outer-front"))
 
+    sys_path = live.testbed.get_root_dir() + hinge + "/in_angl0_raw"
+    fd_dir = "/proc/%d/fd" % daemon.process.pid
+    kept = [name for name in os.listdir(fd_dir) if os.readlink(os.path.join(fd_dir, name)) == sys_path]
+    check("the polled hinge's in_angl0_raw is kept open (one descriptor, re-read each tick)", len(kept) == 1, kept)
     live.set_attribute(hinge, "in_angl0_raw", 170)
     state = daemon.eventually("state", lambda s: abs(hinge_of(s)[0] - 170) < 0.01)
     check("hinge follows the sensor (polled sysfs)", abs(hinge_of(state)[0] - 170) < 0.01 and state["posture"] == "open", hinge_of(state))
@@ -285,6 +295,10 @@ import struct  # noqa: E402
 
 buffered = Bed(FOLDCAMD, SHIM)
 hinge = buffered.add_buffered_hinge("iio:device0")
+report, stderr, _ = buffered.probe(RIG)
+buffered_probe = {s["syspath"]: s for s in (report or {}).get("sensors", [])}.get(hinge, {})
+check("probe: a hinge with a buffer is reported as read from it, with no poll rate",
+      buffered_probe.get("readBy") == "buffer" and "pollMilliseconds" not in buffered_probe, (buffered_probe, stderr[-500:]))
 daemon = buffered.start_daemon({"rig": RIG, "sensorPollMilliseconds": 20})
 try:
     check("READY=1 with a buffered hinge sensor", daemon.wait_ready() is not None)
