@@ -78,6 +78,22 @@ def populate(bed, outer=None):
     return cams, hinge, base, display, outer_camera
 
 
+def repeating_timers(pid):
+    """The periods (ns) of the process's timerfds that repeat, from /proc/PID/fdinfo: the poll
+    tick is one; a one-shot timer (or a disarmed one) has a zero interval."""
+    periods = []
+    for name in os.listdir("/proc/%d/fdinfo" % pid):
+        try:
+            with open("/proc/%d/fdinfo/%s" % (pid, name)) as f:
+                info = f.read()
+        except OSError:
+            continue
+        match = re.search(r"it_interval: \((\d+), (\d+)\)", info)
+        if match and "clockid" in info:
+            periods.append(int(match.group(1)) * 1_000_000_000 + int(match.group(2)))
+    return [p for p in periods if p]
+
+
 def by_node(report):
     return {entry["node"]: entry for entry in report["cameras"]}
 
@@ -221,6 +237,8 @@ try:
     fd_dir = "/proc/%d/fd" % daemon.process.pid
     kept = [name for name in os.listdir(fd_dir) if os.readlink(os.path.join(fd_dir, name)) == sys_path]
     check("the polled hinge's in_angl0_raw is kept open (one descriptor, re-read each tick)", len(kept) == 1, kept)
+    check("the poll tick repeats at the fastest polled sensor's rate (accelerometers: sensorPollMilliseconds 20)",
+          20_000_000 in repeating_timers(daemon.process.pid), repeating_timers(daemon.process.pid))
     live.set_attribute(hinge, "in_angl0_raw", 170)
     state = daemon.eventually("state", lambda s: abs(hinge_of(s)[0] - 170) < 0.01)
     check("hinge follows the sensor (polled sysfs)", abs(hinge_of(state)[0] - 170) < 0.01 and state["posture"] == "open", hinge_of(state))
@@ -313,9 +331,30 @@ try:
     buffered.write_samples("iio:device0", struct.pack("<ii", 121, 122))
     state = daemon.eventually("state", lambda s: abs(s["hinges"]["fold"] - 122) < 0.01)
     check("several samples in one read: the newest wins, sysfs is not polled", abs(state["hinges"]["fold"] - 122) < 0.01, state["hinges"])
+    # (The control socket's request-deadline timer, 1 s, runs while the test's client owes a
+    # request; it is not the device thread's.)
+    check("a buffered hinge alone: no poll tick (no timer repeating at sensorPollMilliseconds 20)",
+          20_000_000 not in repeating_timers(daemon.process.pid), repeating_timers(daemon.process.pid))
 finally:
     code, log = daemon.stop()
 check("buffer mode logged, buffer disabled again on exit", "read from its IIO buffer /dev/iio:device0" in log and buffered.attribute(hinge, "buffer/enable") == "0", log[-1500:])
+
+# -- 4b. A polled hinge alone is read at its sampling_frequency, not at sensorPollMilliseconds ---
+
+rated = Bed(FOLDCAMD, SHIM)
+hinge = rated.add_iio("hinge", {"in_angl0_raw": 90, "in_angl0_scale": RADIANS_PER_DEGREE, "sampling_frequency": "10"}, {})
+daemon = rated.start_daemon({"rig": RIG, "sensorPollMilliseconds": 20})
+try:
+    check("READY=1 with a polled hinge at 10 Hz", daemon.wait_ready() is not None)
+    check("the poll tick follows the hinge's sampling_frequency: every 100 ms, not 20",
+          repeating_timers(daemon.process.pid).count(100_000_000) == 1 and 20_000_000 not in repeating_timers(daemon.process.pid),
+          repeating_timers(daemon.process.pid))
+    rated.set_attribute(hinge, "in_angl0_raw", 120)
+    state = daemon.eventually("state", lambda s: abs(s["hinges"]["fold"] - 120) < 0.01)
+    check("the kept-open attribute is re-read after a change", abs(state["hinges"]["fold"] - 120) < 0.01, state["hinges"])
+finally:
+    code, log = daemon.stop()
+check("the polling rate is logged", "polled from sysfs every 100 ms (its sampling_frequency, 10 Hz)" in log, log[-1500:])
 
 # -- 5. A switch that is already on at start (libinput syncs its state) -------------------------
 
