@@ -53,6 +53,11 @@ public final class FileDescriptor: @unchecked Sendable {
         try Syscall.read(rawValue, into: buffer, subject: subject)
     }
 
+    /// Reads at `offset` without moving the file position (pread(2)).
+    package func read(into buffer: UnsafeMutableRawBufferPointer, atOffset offset: Int) throws(SystemCallError) -> Int {
+        try Syscall.pread(rawValue, into: buffer, offset: offset, subject: subject)
+    }
+
     public func write(_ bytes: UnsafeRawBufferPointer) throws(SystemCallError) -> Int {
         try Syscall.write(rawValue, from: bytes, subject: subject)
     }

@@ -42,6 +42,12 @@ package enum Syscall {
         try check("read", subject: subject) { Glibc.read(fd, buffer.baseAddress, buffer.count) }
     }
 
+    /// A read at `offset` that leaves the file position alone: a sysfs attribute kept open is
+    /// read afresh at offset 0 on every call (sysfs regenerates the value for a read at 0).
+    package static func pread(_ fd: Int32, into buffer: UnsafeMutableRawBufferPointer, offset: Int, subject: String? = nil) throws(SystemCallError) -> Int {
+        try check("pread", subject: subject) { Glibc.pread(fd, buffer.baseAddress, buffer.count, off_t(offset)) }
+    }
+
     package static func write(_ fd: Int32, from buffer: UnsafeRawBufferPointer, subject: String? = nil) throws(SystemCallError) -> Int {
         try check("write", subject: subject) { Glibc.write(fd, buffer.baseAddress, buffer.count) }
     }

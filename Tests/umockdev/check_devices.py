@@ -70,12 +70,28 @@ def populate(bed, outer=None):
         "ID_BUS": "usb", "ID_PATH": "pci-0000:00:14.0-usb-0:2:1.0", "ID_SERIAL": "Acme_Webcam_0001", "ID_SERIAL_SHORT": "0001"},
         v.Camera("Acme Webcam", driver="uvcvideo", formats={"MJPG": [(1280, 720, [30])]}), 4)
     cams["video20"] = bed.add_camera("video20", "virtual/loop20", {}, v.Camera("foldcam", driver="v4l2 loopback", caps=v.CAP_VIDEO_CAPTURE | v.CAP_VIDEO_OUTPUT), 20)
-    hinge = bed.add_iio("hinge", {"in_angl0_raw": 90, "in_angl0_scale": RADIANS_PER_DEGREE}, {})
+    hinge = bed.add_iio("hinge", {"in_angl0_raw": 90, "in_angl0_scale": RADIANS_PER_DEGREE, "sampling_frequency": "10.000000"}, {})
     base = bed.add_iio("accel_3d", {"in_accel_x_raw": 0, "in_accel_y_raw": 0, "in_accel_z_raw": -1000, "in_accel_scale": G}, {"ACCEL_LOCATION": "base"})
     # Mounted turned: the matrix maps chip (0, -1000, 0) to panel (-1000, 0, 0).
     display = bed.add_iio("accel_3d", {"in_accel_x_raw": 0, "in_accel_y_raw": -1000, "in_accel_z_raw": 0, "in_accel_scale": G},
                           {"ACCEL_LOCATION": "display", "ACCEL_MOUNT_MATRIX": "0, 1, 0; -1, 0, 0; 0, 0, 1"})
     return cams, hinge, base, display, outer_camera
+
+
+def repeating_timers(pid):
+    """The periods (ns) of the process's timerfds that repeat, from /proc/PID/fdinfo: the poll
+    tick is one; a one-shot timer (or a disarmed one) has a zero interval."""
+    periods = []
+    for name in os.listdir("/proc/%d/fdinfo" % pid):
+        try:
+            with open("/proc/%d/fdinfo/%s" % (pid, name)) as f:
+                info = f.read()
+        except OSError:
+            continue
+        match = re.search(r"it_interval: \((\d+), (\d+)\)", info)
+        if match and "clockid" in info:
+            periods.append(int(match.group(1)) * 1_000_000_000 + int(match.group(2)))
+    return [p for p in periods if p]
 
 
 def by_node(report):
@@ -121,7 +137,13 @@ check("no rig camera missing", report["missingRigCameras"] == [], report["missin
 sensors = {s["syspath"]: s for s in report["sensors"]}
 h = sensors.get(hinge, {})
 check("hinge sensor found by IIO name, angle = raw x scale in degrees", h.get("kind") == "hinge" and h.get("hinge") == "fold" and abs(h.get("angle", -1) - 90) < 1e-6, h)
+check("probe: the polled hinge's rate follows its sampling_frequency (10 Hz: every 100 ms)",
+      (h.get("readBy"), h.get("pollMilliseconds"), h.get("samplingHertz")) == ("polling", 100, 10), h)
 b, d = sensors.get(base, {}), sensors.get(display, {})
+check("probe: an accelerometer without sampling_frequency is polled at sensorPollMilliseconds (50)",
+      (b.get("readBy"), b.get("pollMilliseconds"), "samplingHertz" in b) == ("polling", 50, False), b)
+text, _, _ = bed.probe(RIG, json_output=False)
+check("probe text: the hinge's polling rate", "polled every 100 ms (its sampling_frequency, 10 Hz)" in text, text)
 check("base accelerometer placed by ACCEL_LOCATION", b.get("accelerometer") == "base" and b.get("mountMatrixSource") == "identity (no mount matrix given)", b)
 check("display accelerometer: ACCEL_MOUNT_MATRIX applied", d.get("accelerometer") == "display" and d.get("mountMatrixSource") == "udev ACCEL_MOUNT_MATRIX"
       and all(abs(x - y) < 1e-9 for x, y in zip(d.get("gravity", []), [-1000 * G, 0, 0])), d)
@@ -211,6 +233,12 @@ try:
     state = daemon.eventually("state", lambda s: camera_state(s, "outer-front").get("available") is True, timeout=8)
     check("busy camera becomes available when the device answers again", camera_state(state, "outer-front").get("available") is True, camera_state(state, "outer-front"))
 
+    sys_path = live.testbed.get_root_dir() + hinge + "/in_angl0_raw"
+    fd_dir = "/proc/%d/fd" % daemon.process.pid
+    kept = [name for name in os.listdir(fd_dir) if os.readlink(os.path.join(fd_dir, name)) == sys_path]
+    check("the polled hinge's in_angl0_raw is kept open (one descriptor, re-read each tick)", len(kept) == 1, kept)
+    check("the poll tick repeats at the fastest polled sensor's rate (accelerometers: sensorPollMilliseconds 20)",
+          20_000_000 in repeating_timers(daemon.process.pid), repeating_timers(daemon.process.pid))
     live.set_attribute(hinge, "in_angl0_raw", 170)
     state = daemon.eventually("state", lambda s: abs(hinge_of(s)[0] - 170) < 0.01)
     check("hinge follows the sensor (polled sysfs)", abs(hinge_of(state)[0] - 170) < 0.01 and state["posture"] == "open", hinge_of(state))
@@ -285,6 +313,10 @@ import struct  # noqa: E402
 
 buffered = Bed(FOLDCAMD, SHIM)
 hinge = buffered.add_buffered_hinge("iio:device0")
+report, stderr, _ = buffered.probe(RIG)
+buffered_probe = {s["syspath"]: s for s in (report or {}).get("sensors", [])}.get(hinge, {})
+check("probe: a hinge with a buffer is reported as read from it, with no poll rate",
+      buffered_probe.get("readBy") == "buffer" and "pollMilliseconds" not in buffered_probe, (buffered_probe, stderr[-500:]))
 daemon = buffered.start_daemon({"rig": RIG, "sensorPollMilliseconds": 20})
 try:
     check("READY=1 with a buffered hinge sensor", daemon.wait_ready() is not None)
@@ -299,9 +331,30 @@ try:
     buffered.write_samples("iio:device0", struct.pack("<ii", 121, 122))
     state = daemon.eventually("state", lambda s: abs(s["hinges"]["fold"] - 122) < 0.01)
     check("several samples in one read: the newest wins, sysfs is not polled", abs(state["hinges"]["fold"] - 122) < 0.01, state["hinges"])
+    # (The control socket's request-deadline timer, 1 s, runs while the test's client owes a
+    # request; it is not the device thread's.)
+    check("a buffered hinge alone: no poll tick (no timer repeating at sensorPollMilliseconds 20)",
+          20_000_000 not in repeating_timers(daemon.process.pid), repeating_timers(daemon.process.pid))
 finally:
     code, log = daemon.stop()
 check("buffer mode logged, buffer disabled again on exit", "read from its IIO buffer /dev/iio:device0" in log and buffered.attribute(hinge, "buffer/enable") == "0", log[-1500:])
+
+# -- 4b. A polled hinge alone is read at its sampling_frequency, not at sensorPollMilliseconds ---
+
+rated = Bed(FOLDCAMD, SHIM)
+hinge = rated.add_iio("hinge", {"in_angl0_raw": 90, "in_angl0_scale": RADIANS_PER_DEGREE, "sampling_frequency": "10"}, {})
+daemon = rated.start_daemon({"rig": RIG, "sensorPollMilliseconds": 20})
+try:
+    check("READY=1 with a polled hinge at 10 Hz", daemon.wait_ready() is not None)
+    check("the poll tick follows the hinge's sampling_frequency: every 100 ms, not 20",
+          repeating_timers(daemon.process.pid).count(100_000_000) == 1 and 20_000_000 not in repeating_timers(daemon.process.pid),
+          repeating_timers(daemon.process.pid))
+    rated.set_attribute(hinge, "in_angl0_raw", 120)
+    state = daemon.eventually("state", lambda s: abs(s["hinges"]["fold"] - 120) < 0.01)
+    check("the kept-open attribute is re-read after a change", abs(state["hinges"]["fold"] - 120) < 0.01, state["hinges"])
+finally:
+    code, log = daemon.stop()
+check("the polling rate is logged", "polled from sysfs every 100 ms (its sampling_frequency, 10 Hz)" in log, log[-1500:])
 
 # -- 5. A switch that is already on at start (libinput syncs its state) -------------------------
 

@@ -105,7 +105,16 @@ class Bed:
         os.write(self.testbed.get_dev_fd("/dev/input/" + node), data)
 
     def set_attribute(self, syspath, name, value):
-        self.testbed.set_attribute(syspath, name, str(value))
+        """Changes a value in the same file, as sysfs does: foldcamd keeps a polled attribute open
+        and re-reads it (umockdev's own set_attribute puts a new file in its place). One write at
+        offset 0, padded with spaces to the old length, so a read never sees it half done."""
+        path = self.testbed.get_root_dir() + syspath + "/" + name
+        fd = os.open(path, os.O_WRONLY)
+        try:
+            text = str(value).encode()
+            os.pwrite(fd, text.ljust(os.fstat(fd).st_size), 0)
+        finally:
+            os.close(fd)
 
     def remove(self, syspath):
         """Unplugs a device: the "remove" uevent, then its sysfs directory and node go."""

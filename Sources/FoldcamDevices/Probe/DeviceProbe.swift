@@ -19,10 +19,11 @@ public enum DeviceProbe {
         }
         for device in try UdevEnumerator.devices(context, subsystems: ["iio"]).sorted(by: { $0.syspath < $1.syspath }) {
             let record = device.record(attributes: IIOClassifier.attributes)
-            let sensors = SensorSet(rig: rig, log: log, useBuffers: false)
+            let sensors = SensorSet(rig: rig, log: log, useBuffers: false, pollFloorMilliseconds: settings.sensorPollMilliseconds)
             let reading = sensors.add(record).first
-            report.sensors.append(ProbeReport.Sensor(syspath: record.syspath, name: record.attributes["name"] ?? "?",
-                                                     outcome: IIOClassifier.classify(record, rig: rig), reading: reading))
+            let outcome = IIOClassifier.classify(record, rig: rig)
+            report.sensors.append(ProbeReport.Sensor(syspath: record.syspath, name: record.attributes["name"] ?? "?", outcome: outcome, reading: reading,
+                                                     transport: Self.transport(record, outcome: outcome, polled: sensors.pollRate(record.syspath))))
         }
         do {
             let switches = try LibInputSwitches(context, seat: settings.seat)
@@ -38,6 +39,14 @@ public enum DeviceProbe {
             report.switchesNote = "\(error)"
         }
         return report
+    }
+
+    /// How the daemon would read a sensor in use. The probe itself only polls (it must not
+    /// reconfigure a buffer), so a hinge whose buffer the daemon would use is reported as such.
+    static func transport(_ record: UdevRecord, outcome: IIOClassifier.Outcome, polled: PollRate?) -> ProbeReport.Transport? {
+        guard let polled else { return nil }
+        if case .hinge = outcome, IIOHingeBuffer.available(syspath: record.syspath, devnode: record.devnode) { return .buffer }
+        return .polled(polled)
     }
 
     /// /dev/video2 before /dev/video10: the name without its number, then the number.

@@ -61,6 +61,16 @@ extension ProbeReport {
             members.append(("kind", .string("skipped")))
             members.append(("reason", .string(reason)))
         }
+        switch sensor.transport {
+        case .buffer?:
+            members.append(("readBy", .string("buffer")))
+        case let .polled(rate)?:
+            members.append(("readBy", .string("polling")))
+            members.append(("pollMilliseconds", .int(rate.milliseconds)))
+            if let hertz = rate.samplingHertz { members.append(("samplingHertz", .double(hertz))) }
+        case nil:
+            break
+        }
         switch sensor.reading {
         case let .hingeAngle(_, degrees)?:
             members.append(("angle", .double(degrees)))

@@ -34,11 +34,13 @@ extension ProbeReport {
                 line("Hinge sensor", "\(sensor.syspath) (\(sensor.name))")
                 line("  Hinge", "\(rig.hinges[hinge].id) via \(matchedBy)")
                 line("  Reading", Self.readingText(sensor.reading))
+                line("  Read", Self.transportText(sensor.transport))
             case let .accelerometer(index, location, _, matrixSource):
                 line("Accelerometer", "\(sensor.syspath) (\(sensor.name))")
                 line("  Placed", "\(rig.accelerometers[index].id) via ACCEL_LOCATION=\(location)")
                 line("  Mount matrix", matrixSource)
                 line("  Reading", Self.readingText(sensor.reading))
+                line("  Read", Self.transportText(sensor.transport))
             case let .skipped(reason):
                 line("IIO skipped", "\(sensor.syspath) (\(sensor.name)): \(reason)")
             }
@@ -71,6 +73,15 @@ extension ProbeReport {
             sizes[mode.pixelFormat, default: []].append("\(mode.width)x\(mode.height)@\(mode.fps == mode.fps.rounded() ? String(Int(mode.fps)) : String(mode.fps))")
         }
         return order.map { "\($0) \(sizes[$0]!.joined(separator: ", "))" }.joined(separator: "; ")
+    }
+
+    /// How the daemon would read the sensor: what an idle daemon wakes up for.
+    static func transportText(_ transport: Transport?) -> String {
+        switch transport {
+        case .buffer?: return "from its IIO buffer (no poll tick)"
+        case let .polled(rate)?: return "polled \(rate.description)"
+        case nil: return "not in use"
+        }
     }
 
     static func readingText(_ reading: InputEvent?) -> String {

@@ -25,6 +25,13 @@ public struct ProbeReport: Sendable {
         public var outcome: IIOClassifier.Outcome
         /// The first reading, as the engine would get it (nil when reading failed).
         public var reading: InputEvent?
+        /// How the daemon would read it: from its IIO buffer (no poll tick), or polled at this rate.
+        public var transport: Transport?
+    }
+
+    public enum Transport: Sendable, Equatable {
+        case buffer
+        case polled(PollRate)
     }
 
     public var rig: Rig

@@ -1,17 +1,20 @@
 import FoldcamCore
 import FoldcamPlatform
 
-/// An accelerometer polled from sysfs (`in_accel_{x,y,z}_raw`), turned into the panel's axes by
-/// its mount matrix.
+/// An accelerometer polled from sysfs (`in_accel_{x,y,z}_raw`, kept open) at the device's
+/// sampling frequency, turned into the panel's axes by its mount matrix.
 final class IIOAccelerometerDriver: SensorDriver {
+    static let samplingFrequencyAttributes = ["in_accel_sampling_frequency", "sampling_frequency"]
     private let syspath: String
+    private let axes: [KeptOpenAttribute]
     private let sensor: Int
     private let matrix: MountMatrix
     private let scales: [Double]
     private let offsets: [Double]
     private var lastPosted: Vector3?
     private let context: SensorContext
-    let how = "polled from sysfs"
+    let pollRate: PollRate?
+    var how: String { "polled from sysfs \(pollRate?.description ?? "")" }
     var descriptor: FileDescriptor? { nil }
 
     private init(syspath: String, sensor: Int, matrix: MountMatrix, scales: [Double], offsets: [Double], context: SensorContext) {
@@ -21,6 +24,8 @@ final class IIOAccelerometerDriver: SensorDriver {
         self.scales = scales
         self.offsets = offsets
         self.context = context
+        axes = ["x", "y", "z"].map { KeptOpenAttribute(syspath: syspath, name: "in_accel_\($0)_raw") }
+        pollRate = PollRate.of(syspath: syspath, attributes: Self.samplingFrequencyAttributes, floorMilliseconds: context.pollFloorMilliseconds)
     }
 
     static func discover(_ record: UdevRecord, role: SensorRole, options: SensorOptions) -> Bool {
@@ -42,11 +47,8 @@ final class IIOAccelerometerDriver: SensorDriver {
 
     func poll(atMilliseconds now: Int, first: Bool) throws(DeviceError) -> [InputEvent] {
         var values: [Double] = []
-        for (index, axis) in ["x", "y", "z"].enumerated() {
-            guard let raw = try SysfsAttributes.number(syspath, ["in_accel_\(axis)_raw"]) else {
-                throw .failed(SystemCallError("read in_accel_\(axis)_raw", .noEntry, subject: syspath))
-            }
-            values.append(IIOValue.processed(raw: raw, scale: scales[index], offset: offsets[index]))
+        for (index, axis) in axes.enumerated() {
+            values.append(IIOValue.processed(raw: try axis.number(), scale: scales[index], offset: offsets[index]))
         }
         // After the mount matrix, readings follow the hwdb / iio-sensor-proxy convention:
         // an upright panel reads −y, i.e. the vector points down, as the engine wants.

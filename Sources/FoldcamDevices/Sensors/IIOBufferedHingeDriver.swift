@@ -11,6 +11,8 @@ final class IIOBufferedHingeDriver: SensorDriver {
     let how: String
 
     var descriptor: FileDescriptor? { buffer.descriptor }
+    /// Never polled: samples wake the device thread when they arrive.
+    var pollRate: PollRate? { nil }
 
     private init(channel: HingeChannel, buffer: IIOHingeBuffer, devnode: String, context: SensorContext) {
         self.channel = channel

@@ -1,16 +1,22 @@
 import FoldcamCore
 import FoldcamPlatform
 
-/// A hinge-angle sensor polled from sysfs (`in_angl0_raw`), while no switch decides its hinge.
+/// A hinge-angle sensor polled from sysfs (`in_angl0_raw`, kept open), while no switch decides
+/// its hinge, at the device's sampling frequency.
 final class IIOPolledHingeDriver: SensorDriver {
+    static let samplingFrequencyAttributes = ["in_angl0_sampling_frequency", "in_angl_sampling_frequency", "sampling_frequency"]
     private var channel: HingeChannel
+    private let raw: KeptOpenAttribute
     private let context: SensorContext
-    let how = "polled from sysfs"
+    let pollRate: PollRate?
+    var how: String { "polled from sysfs \(pollRate?.description ?? "")" }
     var descriptor: FileDescriptor? { nil }
 
     private init(channel: HingeChannel, context: SensorContext) {
         self.channel = channel
         self.context = context
+        raw = KeptOpenAttribute(syspath: channel.syspath, name: "in_angl0_raw")
+        pollRate = PollRate.of(syspath: channel.syspath, attributes: Self.samplingFrequencyAttributes, floorMilliseconds: context.pollFloorMilliseconds)
     }
 
     static func discover(_ record: UdevRecord, role: SensorRole, options: SensorOptions) -> Bool {
@@ -30,10 +36,7 @@ final class IIOPolledHingeDriver: SensorDriver {
             channel.reset()
             return []
         }
-        guard let raw = try SysfsAttributes.number(channel.syspath, ["in_angl0_raw"]) else {
-            throw .failed(SystemCallError("read in_angl0_raw", .noEntry, subject: channel.syspath))
-        }
-        return channel.accept(raw: raw, now: now, context: context)
+        return channel.accept(raw: try raw.number(), now: now, context: context)
     }
 
     func readReady(atMilliseconds now: Int) throws(DeviceError) -> [InputEvent] { [] }

@@ -13,6 +13,9 @@ protocol SensorDriver: AnyObject, SendableMetatype {
     /// Set for drivers whose device delivers samples on a descriptor: the device thread watches
     /// it and calls `readReady`. Nil for polled drivers, which `poll` reads on every tick.
     var descriptor: FileDescriptor? { get }
+    /// How often a polled driver wants its `poll` tick; nil for a driver with a `descriptor`,
+    /// which needs no tick at all.
+    var pollRate: PollRate? { get }
 
     /// Whether this driver can read `record`, which the classifier made `role`.
     static func discover(_ record: UdevRecord, role: SensorRole, options: SensorOptions) -> Bool
@@ -49,13 +52,16 @@ struct SensorOptions {
 final class SensorContext {
     let rig: Rig
     let log: Log
+    /// `sensorPollMilliseconds`: the fastest a polled sensor is read.
+    let pollFloorMilliseconds: Int
     private var limiter = WarningLimiter()
     var lidClosed = false
     var tabletModeOn = false
 
-    init(rig: Rig, log: Log) {
+    init(rig: Rig, log: Log, pollFloorMilliseconds: Int) {
         self.rig = rig
         self.log = log
+        self.pollFloorMilliseconds = pollFloorMilliseconds
     }
 
     /// Whether a switch currently decides this hinge's angle (then its polled sensor rests).

@@ -19,15 +19,20 @@ final class SensorSet {
     private var entries: [String: Entry] = [:]
 
     /// `useBuffers` false for one-shot reads (`foldcamd --probe`), which must not reconfigure buffers.
-    init(rig: Rig, log: Log, useBuffers: Bool = true) {
-        context = SensorContext(rig: rig, log: log)
+    /// `pollFloorMilliseconds` is `sensorPollMilliseconds` (the configuration's default, 50, unless given).
+    init(rig: Rig, log: Log, useBuffers: Bool = true, pollFloorMilliseconds: Int = DaemonConfig().sensorPollMilliseconds) {
+        context = SensorContext(rig: rig, log: log, pollFloorMilliseconds: pollFloorMilliseconds)
         options = SensorOptions(useBuffers: useBuffers)
     }
 
     var isEmpty: Bool { entries.isEmpty }
-    /// Whether any sensor is read on the poll tick (one without a descriptor to watch): with none,
-    /// the device thread needs no tick at all.
-    var needsPolling: Bool { entries.values.contains { $0.driver.descriptor == nil } }
+    /// The poll tick's period: the fastest rate any polled sensor wants (every polled sensor is
+    /// read on each tick). Nil when no sensor is polled (buffered ones, or none): then the device
+    /// thread needs no tick at all.
+    var pollMilliseconds: Int? { entries.values.compactMap { $0.driver.pollRate?.milliseconds }.min() }
+
+    /// How a sensor in use is polled (nil when it is read from a descriptor, or not in use).
+    func pollRate(_ syspath: String) -> PollRate? { entries[syspath]?.driver.pollRate }
 
     /// Switch states as libinput reported them: an engaged switch rests its hinge's polled sensor.
     var lidClosed: Bool {

@@ -19,7 +19,8 @@ final class HardwareMonitor {
     private let sensors: SensorSet
     private var switches: LibInputSwitches?
     private let pollTimer: Timer
-    private var pollTimerArmed = false
+    /// The period the poll tick runs at; nil while it is not armed.
+    private var pollTimerPeriod: Int?
     private let busyTimer: Timer
     private var busyTimerArmed = false
     private let clock = MonotonicClock()
@@ -34,7 +35,7 @@ final class HardwareMonitor {
         context = try UdevContext()
         monitor = try UdevMonitor(context, subsystems: Self.subsystems)
         inventory = CameraInventory(rig: rig, loopback: settings.loopback)
-        sensors = SensorSet(rig: rig, log: log)
+        sensors = SensorSet(rig: rig, log: log, pollFloorMilliseconds: settings.sensorPollMilliseconds)
         pollTimer = try Timer()
         busyTimer = try Timer()
         start = clock.now
@@ -143,21 +144,23 @@ final class HardwareMonitor {
         }
     }
 
-    /// Starts using an IIO device; a sensor whose driver delivers samples on a descriptor joins
-    /// the loop.
-    /// The poll tick runs only while some sensor is polled: with buffered sensors (or none) an
-    /// idle daemon makes no periodic wake-up here.
+    /// The poll tick runs only while some sensor is polled, at the fastest rate a polled sensor
+    /// wants (its sampling frequency, never faster than `sensorPollMilliseconds`): with buffered
+    /// sensors (or none) an idle daemon makes no periodic wake-up here.
     private func updatePollTimer() {
-        guard sensors.needsPolling != pollTimerArmed else { return }
-        if sensors.needsPolling {
-            let period = Duration.milliseconds(settings.sensorPollMilliseconds)
-            pollTimerArmed = (try? pollTimer.schedule(after: period, repeating: period)) != nil
+        let wanted = sensors.pollMilliseconds
+        guard wanted != pollTimerPeriod else { return }
+        if let wanted {
+            let period = Duration.milliseconds(wanted)
+            pollTimerPeriod = (try? pollTimer.schedule(after: period, repeating: period)) != nil ? wanted : nil
         } else {
             pollTimer.cancel()
-            pollTimerArmed = false
+            pollTimerPeriod = nil
         }
     }
 
+    /// Starts using an IIO device; a sensor whose driver delivers samples on a descriptor joins
+    /// the loop.
     private func addSensor(_ record: UdevRecord) {
         defer { updatePollTimer() }
         post(sensors.add(record, atMilliseconds: now))
