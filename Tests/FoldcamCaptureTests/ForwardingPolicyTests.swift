@@ -33,23 +33,23 @@ import Testing
         var policy = ForwardingPolicy()
         var hosted = scenario.hosted
         for (number, step) in scenario.steps.enumerated() {
-            let where_ = Comment(rawValue: "\(scenario.name), step \(number + 1)")
+            let context = Comment(rawValue: "\(scenario.name), step \(number + 1)")
             switch step {
             case let .on(event, expected):
                 let shared = hosted
                 let actions = policy.handle(event) { shared.contains($0) }
-                #expect(actions == expected, where_)
+                #expect(actions == expected, context)
             case let .guestJoins(camera, expected):
                 hosted.insert(camera)
                 let shared = hosted
                 let actions = policy.handle(.hosted(camera: camera)) { shared.contains($0) }
-                #expect(actions == expected, where_)
+                #expect(actions == expected, context)
             case let .own(version, expected, published):
                 let outcome = policy.publishOwn(version: version)
-                #expect(outcome.publish == expected, where_)
-                #expect(outcome.published == published, where_)
+                #expect(outcome.publish == expected, context)
+                #expect(outcome.published == published, context)
             case let .lent(page):
-                #expect(policy.publishLent(page: page) == .queue(page: page), where_)
+                #expect(policy.publishLent(page: page) == .queue(page: page), context)
             }
         }
         return policy
