@@ -10,8 +10,7 @@ import PackageDescription
 //   FoldcamV4L2                  -> Platform, CV4L2         the V4L2 vocabulary: one device owner, FourCC,
 //                                                           typed formats and controls
 //   FoldcamDevices               -> Core, IO, Platform, V4L2, CUdev, CLibInput
-//   FoldcamCapture               -> Core, Video, Platform, V4L2, CPNG (and CV4L2 until the buffer
-//                                   verbs move to FoldcamV4L2)
+//   FoldcamCapture               -> Core, Video, Platform, V4L2, CPNG
 //   FoldcamDaemon                -> everything above;  FoldcamClient -> Core, Platform
 //   executables                  -> Daemon / Client / IO (thin)
 //
@@ -93,7 +92,7 @@ let package = Package(
         // only (libpng-dev): FoldcamCapture loads libpng with dlopen at the first snapshot.
         .systemLibrary(name: "CPNG"),
         // Video I/O: the v4l2loopback producer (mmap capture, loopback output) and PNG snapshots.
-        .target(name: "FoldcamCapture", dependencies: ["FoldcamVideo", "FoldcamPlatform", "FoldcamV4L2", "FoldcamCore", "CPNG", "CV4L2"]),
+        .target(name: "FoldcamCapture", dependencies: ["FoldcamVideo", "FoldcamPlatform", "FoldcamV4L2", "FoldcamCore", "CPNG"]),
         // The daemon: event loop, socket server, request handling. Executables stay thin.
         .target(name: "FoldcamDaemon", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamRender", "FoldcamVideo", "FoldcamCapture", "FoldcamDevices"]),
         // The client library kiosk code imports: requests, events, reconnecting direction maps.
