@@ -13,8 +13,9 @@ final class IIOAccelerometerDriver: SensorDriver {
     private let offsets: [Double]
     private var lastPosted: Vector3?
     private let context: SensorContext
-    let pollRate: PollRate?
-    var how: String { "polled from sysfs \(pollRate?.description ?? "")" }
+    private let rate: PollRate
+    var pollRate: PollRate? { rate }
+    var how: String { "polled from sysfs \(rate.description)" }
     var descriptor: FileDescriptor? { nil }
 
     private init(syspath: String, sensor: Int, matrix: MountMatrix, scales: [Double], offsets: [Double], context: SensorContext) {
@@ -25,7 +26,7 @@ final class IIOAccelerometerDriver: SensorDriver {
         self.offsets = offsets
         self.context = context
         axes = ["x", "y", "z"].map { KeptOpenAttribute(syspath: syspath, name: "in_accel_\($0)_raw") }
-        pollRate = PollRate.of(syspath: syspath, attributes: Self.samplingFrequencyAttributes, floorMilliseconds: context.pollFloorMilliseconds)
+        rate = PollRate.of(syspath: syspath, attributes: Self.samplingFrequencyAttributes, floorMilliseconds: context.pollFloorMilliseconds)
     }
 
     static func discover(_ record: UdevRecord, role: SensorRole, options: SensorOptions) -> Bool {

@@ -8,15 +8,16 @@ final class IIOPolledHingeDriver: SensorDriver {
     private var channel: HingeChannel
     private let raw: KeptOpenAttribute
     private let context: SensorContext
-    let pollRate: PollRate?
-    var how: String { "polled from sysfs \(pollRate?.description ?? "")" }
+    private let rate: PollRate
+    var pollRate: PollRate? { rate }
+    var how: String { "polled from sysfs \(rate.description)" }
     var descriptor: FileDescriptor? { nil }
 
     private init(channel: HingeChannel, context: SensorContext) {
         self.channel = channel
         self.context = context
         raw = KeptOpenAttribute(syspath: channel.syspath, name: "in_angl0_raw")
-        pollRate = PollRate.of(syspath: channel.syspath, attributes: Self.samplingFrequencyAttributes, floorMilliseconds: context.pollFloorMilliseconds)
+        rate = PollRate.of(syspath: channel.syspath, attributes: Self.samplingFrequencyAttributes, floorMilliseconds: context.pollFloorMilliseconds)
     }
 
     static func discover(_ record: UdevRecord, role: SensorRole, options: SensorOptions) -> Bool {

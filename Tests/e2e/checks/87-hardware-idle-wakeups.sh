@@ -33,10 +33,11 @@ cat "$out" >&2
 total=$(sed -n 's/^ *wake-ups in \([0-9]*\) s *\([0-9]*\) context switches.*/\2 in \1 s/p' "$out")
 threads=$(sed -n 's/^ *by thread *//p' "$out")
 rss=$(sed -n 's/^ *VmRSS after start-up *//p' "$out" | cut -d' ' -f1-2)
-echo "INFO $name: idle hardware-mode daemon (no reader, hinge still, sensors ${poll_ms:+polled every $poll_ms ms}${poll_ms:-not polled (buffered)}): $total context switches; by thread: $threads; VmRSS $rss"
+if [ -n "$poll_ms" ]; then polling="sensors polled every $poll_ms ms"; else polling="no sensor polled"; fi
+echo "INFO $name: idle hardware-mode daemon (no reader, hinge still, $polling): $total context switches; by thread: $threads; VmRSS $rss"
 problems=()
 devices=$(tr ',' '\n' <<< "$threads" | awk '$1 == "foldcam-devices" { print $2 }')
-if [ -z "$poll_ms" ]; then allowed=0; else allowed=$((10000 / poll_ms * 11 / 10 + 5)); fi
+if [ -z "$poll_ms" ]; then allowed=0; else allowed=$((10000 * 11 / (poll_ms * 10) + 5)); fi
 if ((${devices:-0} > allowed)); then
     problems+=("foldcam-devices woke $devices times in 10 s; the published poll tick (${poll_ms:-none}) allows $allowed")
 fi
