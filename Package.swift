@@ -98,7 +98,7 @@ let package = Package(
         // The client library kiosk code imports: requests, events, reconnecting direction maps.
         .target(name: "FoldcamClient", dependencies: ["FoldcamCore", "FoldcamPlatform"]),
         .executableTarget(name: "foldcamd", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamDaemon"]),
-        .executableTarget(name: "foldcamctl", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamRender", "FoldcamClient"]),
+        .executableTarget(name: "foldcamctl", dependencies: ["FoldcamCore", "FoldcamPlatform", "FoldcamIO", "FoldcamRender", "FoldcamClient"]),
         // Benchmarks of the decision core (docs/benchmarks.md).
         .executableTarget(name: "FoldcamBench", dependencies: ["FoldcamCore", "FoldcamIO"]),
         // Socket figures: round trip vs an echo server, fan-out to 1,000 subscribers, idle RSS and

@@ -1,7 +1,6 @@
 import FoldcamClient
 import FoldcamCore
 import FoldcamIO
-import Foundation
 
 /// Parses the command line against `ControlCommandLine.spec`, runs one command, and turns its
 /// outcome into an exit code (the table in the spec).
@@ -20,7 +19,7 @@ enum ControlTool {
                 let object = JSONValue.object([("error", .object([
                     ("code", .string(failure.code)), ("message", .string(failure.message)), ("exitCode", .int(Int(failure.exitCode))),
                 ]))])
-                FileHandle.standardOutput.write(Data((object.compactText + "\n").utf8))
+                StandardOutput.write(object.compactText + "\n")
             }
             return failure.exitCode
         }
@@ -95,7 +94,7 @@ enum ControlTool {
     }
 
     static func report(_ message: String) {
-        FileHandle.standardError.write(Data("foldcamctl: \(message)\n".utf8))
+        StandardError.write("foldcamctl: \(message)\n")
     }
 }
 

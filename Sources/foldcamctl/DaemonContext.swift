@@ -1,7 +1,6 @@
 import FoldcamClient
 import FoldcamCore
 import FoldcamIO
-import Foundation
 
 /// What every daemon subcommand shares: where the socket is, the output style, one connection.
 struct DaemonContext {
@@ -26,7 +25,7 @@ struct DaemonContext {
 
     /// Writes one line straight to standard output (unbuffered, so pipes see it at once).
     func emit(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        StandardOutput.write(line + "\n")
     }
 }
 

@@ -1,7 +1,6 @@
 import FoldcamCore
 import FoldcamIO
 import FoldcamRender
-import Foundation
 
 /// `foldcamctl rig ...`: look at rig descriptions (presets or files) without running the daemon.
 enum RigCommand {
@@ -19,9 +18,13 @@ enum RigCommand {
         let angles = try HingeSettings.angles(for: rig, settings: settings)
         let svg = RigRenderer.svg(rig: rig, angles: angles)
         if output == "-" {
-            FileHandle.standardOutput.write(Data(svg.utf8))
-        } else if !FileManager.default.createFile(atPath: output, contents: Data(svg.utf8)) {
-            throw OutputError(description: "cannot write \(output) (check that its directory exists and is writable)")
+            StandardOutput.write(svg)
+        } else {
+            do {
+                try OutputFile.write(Array(svg.utf8), to: output)
+            } catch {
+                throw OutputError(description: "cannot write \(output) (check that its directory exists and is writable)")
+            }
         }
     }
 

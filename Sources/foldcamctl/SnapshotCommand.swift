@@ -1,7 +1,6 @@
 import FoldcamClient
 import FoldcamCore
 import FoldcamIO
-import Foundation
 
 /// `foldcamctl snapshot [--at TIMESTAMP] [--camera ID] OUT.png`: the virtual camera's frame nearest a moment
 /// (default: now), upright and unmirrored. TIMESTAMP is CLOCK_MONOTONIC nanoseconds, as a
@@ -20,7 +19,7 @@ enum SnapshotCommand {
         try arguments.finish()
         try OutputName.check(output, option: "", writes: "PNG", extensions: [".png"], allowStandardOutput: false)
         let result = try await daemon.call("snapshot", .object(params))
-        guard let encoded = result["png"]?.stringValue, let png = Data(base64Encoded: encoded) else {
+        guard let encoded = result["png"]?.stringValue, let png = Base64.decode(encoded) else {
             throw FoldcamClientError.invalidReply("snapshot reply carries no PNG")
         }
         try write(png, to: output)
@@ -37,17 +36,11 @@ enum SnapshotCommand {
 
     /// Writes the file, saying why it could not (the errno's text: no such directory, permission
     /// denied, no space left).
-    static func write(_ data: Data, to path: String) throws {
-        func failure(_ what: String) -> OutputError {
-            OutputError(description: "cannot write \(path): \(what): \(String(cString: strerror(errno)))")
+    static func write(_ bytes: [UInt8], to path: String) throws {
+        do {
+            try OutputFile.write(bytes, to: path)
+        } catch {
+            throw OutputError(description: "cannot write \(path): \(error.step): \(error.errno)")
         }
-        guard let file = fopen(path, "wb") else { throw failure("open") }
-        let written = data.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
-        if written != data.count {
-            let error = failure("write")
-            fclose(file)
-            throw error
-        }
-        guard fclose(file) == 0 else { throw failure("close") }
     }
 }

@@ -1,7 +1,7 @@
 import FoldcamClient
 import FoldcamCore
 import FoldcamIO
-import Foundation
+import Glibc
 
 /// `foldcamctl watch [TOPIC ...]`: one line per change until interrupted. Each topic's current
 /// value comes first; when the daemon restarts the watch reconnects and carries on.
@@ -57,9 +57,14 @@ enum WatchCommand {
 
     /// `12:00:01.234  #8    posture        halfOpen; fold 140°; viewed inner (by posture)`
     static func line(_ event: FoldcamEvent) -> String {
-        let name = event.name.padding(toLength: max(event.name.count, 13), withPad: " ", startingAt: 0)
-        let seq = "#\(event.seq)".padding(toLength: 6, withPad: " ", startingAt: 0)
+        let name = padded(event.name, to: 13)
+        let seq = padded("#\(event.seq)", to: 6)
         return "\(timestamp())  \(seq)\(name)  \(summary(event))"
+    }
+
+    /// `text` with spaces after it up to `width` characters (never cut).
+    static func padded(_ text: String, to width: Int) -> String {
+        text + String(repeating: " ", count: max(0, width - text.count))
     }
 
     static func summary(_ event: FoldcamEvent) -> String {
