@@ -48,13 +48,13 @@ extension V4L2Device {
 
     /// Whether the sensor can flip itself both ways (V4L2_CID_HFLIP and V4L2_CID_VFLIP).
     package func canFlip() -> Bool {
-        ((try? hasControl(cv4l2_CID_HFLIP, name: "V4L2_CID_HFLIP")) ?? false) && ((try? hasControl(cv4l2_CID_VFLIP, name: "V4L2_CID_VFLIP")) ?? false)
+        ((try? has(.horizontalFlip)) ?? false) && ((try? has(.verticalFlip)) ?? false)
     }
 
     /// Sets both flip controls: a 180° turn by the sensor.
     package func setFlipped(_ flipped: Bool) throws(SystemCallError) {
-        try setControl(cv4l2_CID_HFLIP, flipped ? 1 : 0, name: "V4L2_CID_HFLIP")
-        try setControl(cv4l2_CID_VFLIP, flipped ? 1 : 0, name: "V4L2_CID_VFLIP")
+        try set(.horizontalFlip, to: flipped ? 1 : 0)
+        try set(.verticalFlip, to: flipped ? 1 : 0)
     }
 
     /// `V4L2_CAP_VIDEO_OUTPUT`, in `identity().capabilities`.
