@@ -46,15 +46,26 @@ public final class DaemonRunner {
         return (loaded.config, loaded.rig)
     }
 
+    /// The exit status: 0 after SIGTERM, 2 for a configuration or rig that does not load (bad
+    /// input, which the unit's RestartPreventExitStatus=2 does not restart), 1 for any other
+    /// failure.
     public func run() -> Int32 {
         SignalSource.ignoreBrokenPipe()
         MemoryPolicy.returnLargeBlocksToSystem()
         do {
             return try serve()
+        } catch let error as UnloadableConfiguration {
+            log.error("\(error.underlying)")
+            return 2
         } catch {
             log.error("\(error)")
             return 1
         }
+    }
+
+    /// The configuration or rig did not load.
+    struct UnloadableConfiguration: Error {
+        let underlying: any Error
     }
 
     /// Builds the services and declares their start order (socket, decisions, demo sweep,
@@ -63,7 +74,8 @@ public final class DaemonRunner {
     private func serve() throws -> Int32 {
         // Signals first, before any thread exists, so all threads inherit the blocked mask.
         let signals = try SignalSource([.terminate, .interrupt, .hangUp])
-        let loaded = try LoadedConfiguration.load(options)
+        let loaded: LoadedConfiguration
+        do { loaded = try LoadedConfiguration.load(options) } catch { throw UnloadableConfiguration(underlying: error) }
         let rig = loaded.rig
         config = loaded.config
         log.threshold = Self.priority(config.logLevel)

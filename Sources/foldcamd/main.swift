@@ -49,9 +49,6 @@ do {
     default:
         var options = try daemonOptions(arguments)
         if options.simulate && options.rig == nil && options.configPath == nil { options.rig = "duo" }
-        // A configuration or rig that does not load is bad input (exit 2, as --help says), which
-        // the service's RestartPreventExitStatus=2 does not restart.
-        do { _ = try DaemonRunner.loadConfiguration(options) } catch { fail("\(error)") }
         exit(DaemonRunner(options: options, environment: ProcessEnvironment.current).run())
     }
 } catch {
