@@ -18,8 +18,9 @@ ctl --json watch readiness > "$VCAM_DIR/watch.out" 2> "$VCAM_DIR/watch.err" &
 watcher=$!
 problems=()
 wait_colour "$reader" red 30 || problems+=("at start the reader shows '$(last_colours "$reader" 5)', not red")
-# Pinned to outer (green) before the kill: the restarted daemon starts unpinned (red), so its
-# first frame shows.
+# Pinned to outer (green) before the kill. The pin's holder goes with the daemon (a
+# `foldcamctl pin` that lives on pins again once the daemon is back: check 91), so the restarted
+# daemon starts unpinned (red) and its first frame shows.
 mark "$events" pin-outer green
 pin_hold outer
 wait_colour "$reader" green 30 || problems+=("after pin outer the reader shows '$(last_colours "$reader" 5)', not green")
@@ -29,6 +30,7 @@ kill -9 "$VCAM_PID"
 wait "$VCAM_PID" 2> /dev/null
 VCAM_PID=
 killed=$EPOCHREALTIME
+pin_release
 # With no daemon, v4l2loopback's sustain_framerate keeps the reader's frames coming: 50 of them
 # (two seconds' worth) before the daemon starts again.
 frames_after "$reader" 50 30 || problems+=("with no daemon the reader got fewer than 50 frames in 30 s")

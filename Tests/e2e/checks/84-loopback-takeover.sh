@@ -44,6 +44,8 @@ wait_colour "$reader" green 30 || problems+=("after pin outer the reader shows '
 kill -9 "$VCAM_PID"
 wait "$VCAM_PID" 2> /dev/null
 VCAM_PID=
+# The pin's holder goes too (one that lives on pins again after the restart: check 91).
+pin_release
 mark "$events" restart red
 if ! vcam_start || ! vcam_wait_readiness ready 30; then
     problems+=("foldcamd did not become ready again after SIGKILL (readiness '$(vcam_readiness)')")

@@ -159,9 +159,12 @@ step fold-180 red set_angle 180
 step pin-outer green pin_hold outer
 step unpin red pin_release
 step pin-outer-again green pin_hold outer
-# Killed while pinned: the restarted daemon starts unpinned (the pin's connection died with it).
-step sigkill-restart red restart_daemon
-pin_release
+# Killed while pinned: `foldcamctl pin` keeps trying while the daemon is away and pins again
+# once it is back (a kiosk's pin survives a restart), and says how long the pin was not in force.
+step sigkill-restart green restart_daemon
+wait_until 30 grep -q "pinned outer again" "$VCAM_DIR/pin.err" \
+    || problems+=("after the restart foldcamctl pin did not say it pinned again: '$(tr '\n' ' ' < "$VCAM_DIR/pin.err")'")
+step unpin-after-restart red pin_release
 step fold-0-after-restart green set_angle 0
 
 # Liveness over the whole run: no ended or muted track, frames counted by the page kept growing.
