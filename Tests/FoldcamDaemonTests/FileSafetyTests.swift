@@ -1,4 +1,5 @@
 import FoldcamCore
+import FoldcamPlatform
 import FoldcamTestSupport
 import Glibc
 import Testing
@@ -117,7 +118,7 @@ struct FileSafetyTests {
         #expect(daemon.waitForLog("state: cannot write \(state)/state.json", timeout: .seconds(20)), "\(daemon.stderr)")
         #expect(daemon.waitForLog("cannot write \(metrics)/foldcam.prom", timeout: .seconds(20)), "\(daemon.stderr)")
         #expect(try client.result("hello")["rig"] == .string("duo"), "the daemon serves on a full disk")
-        #expect(Directory.entries(state).isEmpty && Directory.entries(metrics).isEmpty, "temporary files left: \(Directory.entries(state)) \(Directory.entries(metrics))")
+        #expect(Directory.names(in: state).isEmpty && Directory.names(in: metrics).isEmpty, "temporary files left: \(Directory.names(in: state)) \(Directory.names(in: metrics))")
 
         // Room again: the next change is saved, and the metrics file appears.
         close(filler)
@@ -133,19 +134,5 @@ struct FileSafetyTests {
     static func kind(_ path: String) -> mode_t? {
         var status = stat()
         return lstat(path, &status) == 0 ? status.st_mode & S_IFMT : nil
-    }
-}
-
-/// The names in a directory (a test's view; the daemon never lists its directories).
-enum Directory {
-    static func entries(_ path: String) -> [String] {
-        guard let stream = opendir(path) else { return [] }
-        defer { closedir(stream) }
-        var names: [String] = []
-        while let entry = readdir(stream) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name != "." && name != ".." { names.append(name) }
-        }
-        return names
     }
 }
