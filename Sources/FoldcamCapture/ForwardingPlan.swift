@@ -92,6 +92,15 @@ public enum ForwardingPlan {
     /// notices, for up to this many frames, a reader can be shown a page being refilled.
     public static let distinctCheckTicks = 5
 
+    /// Whether a frame stamped `timestamp` (CLOCK_MONOTONIC ns), dequeued at the output tick
+    /// `now`, is the newest the camera can have, so that no second DQBUF is spent to hear
+    /// EAGAIN: it was captured within the last output interval. A frame older than that (the
+    /// thread fell behind) or stamped by another clock (later than `now`) is not: the camera
+    /// is asked again until it has nothing more.
+    public static func isNewestAtTick(timestamp: UInt64, now: UInt64, interval: UInt64) -> Bool {
+        timestamp <= now && now - timestamp < interval
+    }
+
     /// Whether the loopback's output side should be mapped at all, before asking the driver.
     public static func outputPath(setting: DaemonConfig.VirtualCameraForwarding, mirror: Bool) -> ForwardingPath {
         if setting == .copy { return .copy(.configured) }

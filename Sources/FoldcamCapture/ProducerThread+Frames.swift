@@ -25,7 +25,7 @@ extension ProducerThread {
             while let filled = try stream.dequeue() {
                 if let older = newest { try stream.requeue(older.buffer.index) }
                 newest = filled
-                if let now, filled.timestamp <= now, now - filled.timestamp < interval { break }
+                if let now, ForwardingPlan.isNewestAtTick(timestamp: filled.timestamp, now: now, interval: interval) { break }
             }
             guard let newest else { return nil }
             if !delivered.contains(camera) {

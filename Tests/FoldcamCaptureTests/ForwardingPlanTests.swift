@@ -87,4 +87,19 @@ import Testing
             #expect(text.contains("virtualCameraForwarding") && text.contains("did you mean \"copy\"") && text.contains("auto, copy"))
         }
     }
+
+    /// The fed camera's frame ends the questions at the tick only when it is of the last
+    /// output interval (50 fps: 20 ms): older, or stamped by a clock ahead of ours, and the
+    /// camera is asked again until it has nothing more (issue 29).
+    @Test(arguments: [
+        (timestamp: 1_000_000_000 as UInt64, now: 1_000_000_000 as UInt64, newest: true),
+        (timestamp: 1_000_000_000, now: 1_019_999_999, newest: true),
+        (timestamp: 1_000_000_000, now: 1_020_000_000, newest: false),
+        (timestamp: 1_000_000_000, now: 1_500_000_000, newest: false),
+        (timestamp: 1_000_000_001, now: 1_000_000_000, newest: false),
+        (timestamp: 0, now: 5_000_000_000, newest: false),
+    ])
+    func aFrameOfTheLastIntervalIsTheNewestAtTheTick(timestamp: UInt64, now: UInt64, newest: Bool) {
+        #expect(ForwardingPlan.isNewestAtTick(timestamp: timestamp, now: now, interval: 20_000_000) == newest)
+    }
 }

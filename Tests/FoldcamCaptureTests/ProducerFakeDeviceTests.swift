@@ -55,8 +55,10 @@ import Testing
         #expect(producer.frame(nearest: Producer.now) != nil)
     }
 
-    /// The fed camera is read at the output tick, once: a frame of the last interval is the
-    /// newest there is, so no second DQBUF is spent to hear EAGAIN (issue 29).
+    /// The fed camera is read at the output tick, not polled: a frame of the last interval is
+    /// the newest there is (`ForwardingPlan.isNewestAtTick`, tested on its own), so a tick asks
+    /// once; one that fell behind (a starved machine) asks once more to hear EAGAIN. This fake
+    /// gives at most one frame per question, so no tick asks more than twice (issue 29).
     @Test func theFedCameraIsAskedOncePerTick() throws {
         let sink = FakePagedSink(frameBytes: Self.frameBytes), log = FakeCameraLog()
         let producer = try Self.makeProducer(sink: sink, log: log)
@@ -69,7 +71,7 @@ import Testing
         let after = (asked: log.state.withLock { $0.asked["inner"] ?? 0 }, written: producer.stats.framesWritten)
         _ = Producer.stop(producer)
         // One tick may be under way at either reading.
-        #expect(after.asked - before.asked <= after.written - before.written + 1)
+        #expect(after.asked - before.asked <= 2 * (after.written - before.written + 1))
         #expect(after.written - before.written >= 30)
     }
 
