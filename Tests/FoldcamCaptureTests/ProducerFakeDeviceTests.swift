@@ -58,8 +58,10 @@ import Testing
     /// The fed camera is read at the output tick, not polled: a frame of the last interval is
     /// the newest there is (`ForwardingPlan.isNewestAtTick`, tested on its own), so a tick asks
     /// once; one that fell behind (a starved machine) asks once more to hear EAGAIN. This fake
-    /// gives at most one frame per question, so no tick asks more than twice (issue 29).
-    @Test func theFedCameraIsAskedOncePerTick() throws {
+    /// gives at most one frame per question, so no tick asks more than twice; a fed camera also
+    /// polled would be asked about three times a frame (the frame and EAGAIN at the wake-up,
+    /// EAGAIN again at the tick) (issue 29).
+    @Test func theFedCameraIsReadAtTheTickNotPolled() throws {
         let sink = FakePagedSink(frameBytes: Self.frameBytes), log = FakeCameraLog()
         let producer = try Self.makeProducer(sink: sink, log: log)
         producer.send(.open(camera: "inner", source: .device(node: "/fake/4")))
