@@ -21,6 +21,8 @@ public struct FoldEngine: Sendable {
     private var pinnedDisplay: Int?
     private var plugged: [Bool]
     private var busy: [Bool]
+    private var outputStates: [OutputState]
+    private var panelOrientations: [Int?]
 
     // Decision memory.
     private var sides: [[Bool?]]
@@ -46,6 +48,8 @@ public struct FoldEngine: Sendable {
         screenRotations = Array(repeating: 0, count: rig.displays.count)
         plugged = Array(repeating: true, count: rig.cameras.count)
         busy = Array(repeating: false, count: rig.cameras.count)
+        outputStates = Array(repeating: .unknown, count: rig.displays.count)
+        panelOrientations = Array(repeating: nil, count: rig.displays.count)
         sides = Array(repeating: Array(repeating: nil, count: rig.cameras.count), count: rig.displays.count)
         previewRotations = Array(repeating: Array(repeating: 0, count: rig.cameras.count), count: rig.displays.count)
         captureRotations = Array(repeating: nil, count: rig.cameras.count)
@@ -114,6 +118,12 @@ public struct FoldEngine: Sendable {
             plugged[camera] = false
         case let .cameraBusy(camera, isBusy):
             busy[camera] = isBusy
+        case let .output(display, outputState, panelOrientation):
+            if let panelOrientation, ![0, 90, 180, 270].contains(panelOrientation) {
+                return ["display \(rig.displays[display].id): panel orientation \(panelOrientation) is not one of 0, 90, 180, 270; dropped"]
+            }
+            outputStates[display] = outputState
+            panelOrientations[display] = panelOrientation
         case let .advanceTime(milliseconds):
             timeMilliseconds += max(0, milliseconds)
         }
@@ -177,9 +187,14 @@ public struct FoldEngine: Sendable {
             displays.append(decideDisplay(index, pose: pose, bases: bases, cameras: cameraStates))
         }
 
+        // Nobody views a display whose output shows nothing: the first display that can be
+        // viewed stands in for the posture's (docs/model.md, "Outputs").
         let postureDisplay = rig.postures[currentPosture].display
         var viewed = postureDisplay
-        if let pinned = pinnedDisplay, !displays[pinned].occluded { viewed = pinned }
+        if outputStates[postureDisplay].showsNothing, let lit = displays.indices.first(where: { displays[$0].viewable }) {
+            viewed = lit
+        }
+        if let pinned = pinnedDisplay, displays[pinned].viewable { viewed = pinned }
 
         let gravity = currentGravity(pose)
         var cameras = cameraStates
@@ -215,17 +230,26 @@ public struct FoldEngine: Sendable {
     ) -> DisplayState {
         let display = rig.displays[index]
         let occluded = display.faces.contains { pose.isCovered($0) }
-        let up = ImageRotation.contentUp(of: display, screenRotation: screenRotations[index], pose: pose)
+        let unviewable: UnviewableReason? = occluded ? .occluded
+            : outputStates[index] == .off ? .outputOff
+            : outputStates[index] == .disconnected ? .outputDisconnected : nil
+        let (mount, mountSource) = mountRotation(index)
+        // Screen rotation is measured from the panel's own top, which the mount turns.
+        let up = ImageRotation.contentUp(of: display, screenRotation: mount + screenRotations[index], pose: pose)
+        func decided(_ forward: [Int], _ backward: [Int], _ pairs: [PairDecision?]) -> DisplayState {
+            DisplayState(occluded: occluded, unviewable: unviewable, outputState: outputStates[index], mountRotation: mount,
+                         mountRotationSource: mountSource, forward: forward, backward: backward, pairs: pairs)
+        }
         for camera in rig.cameras.indices {
             if let rotation = ImageRotation.rotation(bringing: up, toTopOf: bases[camera], minimumProjection: rig.tunables.rotationMinimumProjection) {
                 previewRotations[index][camera] = rotation
             }
         }
         var pairs = [PairDecision?](repeating: nil, count: rig.cameras.count)
-        guard !occluded, let normal = DirectionClassifier.viewingNormal(display, pose: pose) else {
-            // Nobody can look at a covered display: forget its sides so it starts afresh.
+        guard unviewable == nil, let normal = DirectionClassifier.viewingNormal(display, pose: pose) else {
+            // Nobody can look at a covered or dark display: forget its sides so it starts afresh.
             for camera in rig.cameras.indices { sides[index][camera] = nil }
-            return DisplayState(occluded: true, forward: [], backward: [], pairs: pairs)
+            return decided([], [], pairs)
         }
         var forward: [(theta: Double, camera: Int)] = []
         var backward: [(theta: Double, camera: Int)] = []
@@ -247,7 +271,14 @@ public struct FoldEngine: Sendable {
         // Ties (equal to rounding noise) keep the rig's camera order.
         forward.sort { Self.roughlyLess($0.theta, $1.theta) || (!Self.roughlyLess($1.theta, $0.theta) && $0.camera < $1.camera) }
         backward.sort { Self.roughlyLess($1.theta, $0.theta) || (!Self.roughlyLess($0.theta, $1.theta) && $0.camera < $1.camera) }
-        return DisplayState(occluded: false, forward: forward.map(\.camera), backward: backward.map(\.camera), pairs: pairs)
+        return decided(forward.map(\.camera), backward.map(\.camera), pairs)
+    }
+
+    /// The rig's mount rotation, else the kernel's panel orientation, else 0.
+    private func mountRotation(_ display: Int) -> (Int, MountRotationSource) {
+        if let written = rig.displays[display].output?.mountRotation { return (written, .rig) }
+        if let reported = panelOrientations[display] { return (reported, .kernel) }
+        return (0, .none)
     }
 
     private static func roughlyLess(_ a: Double, _ b: Double) -> Bool { a < b - 1e-9 }

@@ -18,12 +18,22 @@ public struct PairDecision: Sendable, Equatable {
 }
 
 public struct DisplayState: Sendable, Equatable {
+    /// A face is covered (folded shut).
     public var occluded: Bool
+    /// Why nobody can view it (covered, or its output off or gone); nil while viewable.
+    public var unviewable: UnviewableReason? = nil
+    /// What DRM says of its output (`unknown` when not observed).
+    public var outputState: OutputState = .unknown
+    /// Clockwise degrees its panel's top is turned from the anchor's +y, and who said so.
+    public var mountRotation: Int = 0
+    public var mountRotationSource: MountRotationSource = .none
+
+    public var viewable: Bool { unviewable == nil }
     /// Camera indices facing this display's viewer, best first.
     public var forward: [Int]
     /// Camera indices facing away, most opposite first.
     public var backward: [Int]
-    /// Per camera index; nil for unavailable cameras and on occluded displays.
+    /// Per camera index; nil for unavailable cameras and on unviewable displays.
     public var pairs: [PairDecision?]
 }
 

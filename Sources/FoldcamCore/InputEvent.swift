@@ -22,6 +22,9 @@ public enum InputEvent: Sendable, Equatable {
     case cameraUnplugged(camera: Int)
     /// Another process holds the camera (EBUSY), or released it.
     case cameraBusy(camera: Int, busy: Bool)
+    /// What DRM says of a display's output: its state and, where the kernel reports one, the
+    /// connector's `panel orientation` as a clockwise mount rotation.
+    case output(display: Int, state: OutputState, panelOrientation: Int?)
     /// Time passes (milliseconds).
     case advanceTime(milliseconds: Int)
 }

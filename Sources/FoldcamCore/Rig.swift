@@ -19,6 +19,8 @@ public struct Rig: Sendable {
     public func panelIndex(_ id: String) -> Int? { panels.firstIndex { $0.id == id } }
     public func hingeIndex(_ id: String) -> Int? { hinges.firstIndex { $0.id == id } }
     public func displayIndex(_ id: String) -> Int? { displays.firstIndex { $0.id == id } }
+    /// The display naming this DRM connector (`eDP-1`).
+    public func displayIndex(output connector: String) -> Int? { displays.firstIndex { $0.output?.connector == connector } }
     public func cameraIndex(_ id: String) -> Int? { cameras.firstIndex { $0.id == id } }
     public func accelerometerIndex(_ id: String) -> Int? { accelerometers.firstIndex { $0.id == id } }
     public func postureIndex(_ id: String) -> Int? { postures.firstIndex { $0.id == id } }
@@ -84,6 +86,8 @@ public struct Display: Sendable {
     public var anchor: Int
     /// The face of the anchor panel the display sits on.
     public var anchorSide: FaceSide
+    /// The output a compositor shows it as; nil when the rig does not say.
+    public var output: DisplayOutput? = nil
 }
 
 /// One capture mode: a pixel format at a size and maximum frame rate.

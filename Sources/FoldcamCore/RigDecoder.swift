@@ -61,6 +61,7 @@ public enum RigDecoder {
         checkUnique(root, "panels", declared.panels)
         checkUnique(root, "hinges", declared.hinges, pathOf: { declared.hingePaths[$0] })
         checkUnique(root, "displays", declared.displays)
+        checkUniqueOutputs(root)
         checkUnique(root, "cameras", declared.cameras)
         checkUnique(root, "accelerometers", declared.accelerometers)
         checkUnique(root, "postures", declared.postures)
@@ -93,6 +94,20 @@ public enum RigDecoder {
                 root.collector.add(path, "duplicate id \"\(id)\" (already used by \(key) entry \(first))")
             } else {
                 seen[id] = index
+            }
+        }
+    }
+
+    /// Two displays cannot be one output: the second naming a connector is refused.
+    private static func checkUniqueOutputs(_ root: JSONCursor) {
+        guard case let .array(elements)? = root.value["displays"] else { return }
+        var seen: [String: Int] = [:]
+        for (index, element) in elements.enumerated() {
+            guard let name = element["output"]?.stringValue else { continue }
+            if let first = seen[name] {
+                root.collector.add("\(root.child("displays"))[\(index)].output", "output \"\(name)\" is already displays[\(first)]'s (each output shows one display)")
+            } else {
+                seen[name] = index
             }
         }
     }
@@ -258,8 +273,9 @@ public enum RigDecoder {
 
     private static func decodeDisplay(_ cursor: JSONCursor, _ faces: FaceResolver) -> Display? {
         guard cursor.isObject() else { return nil }
-        cursor.checkKeys(["id", "faces", "anchor"])
+        cursor.checkKeys(["id", "faces", "anchor", "output", "edid", "mountRotation"])
         let id = cursor.required("id", "a display id")?.identifier()
+        let output = decodeOutput(cursor)
         var refs: [FaceRef] = []
         if let list = cursor.required("faces", "an array of faces such as [\"left.A\", \"right.A\"]")?.array() {
             if list.isEmpty { cursor.collector.add(cursor.child("faces"), "must not be empty") }
@@ -278,7 +294,54 @@ public enum RigDecoder {
             }
         }
         guard let id, let anchor, !refs.isEmpty, let side = refs.first(where: { $0.panel == anchor })?.side else { return nil }
-        return Display(id: id, faces: refs, anchor: anchor, anchorSide: side)
+        return Display(id: id, faces: refs, anchor: anchor, anchorSide: side, output: output)
+    }
+
+    /// `output`, `edid` and `mountRotation` of a display (docs/rig-format.md, "Outputs").
+    private static func decodeOutput(_ cursor: JSONCursor) -> DisplayOutput? {
+        var connector: String?
+        if let field = cursor.field("output"), let name = field.string() {
+            if let problem = ConnectorName.problem(name) {
+                field.collector.add(field.path, problem)
+            } else {
+                connector = name
+            }
+        }
+        var edid: EDIDMatch?
+        if let field = cursor.field("edid"), field.isObject() {
+            field.checkKeys(["vendor", "product", "serial"])
+            var match = EDIDMatch()
+            if let vendorField = field.field("vendor"), let vendor = vendorField.string() {
+                if vendor.utf8.count == 3 && vendor.utf8.allSatisfy({ (65...90).contains($0) }) {
+                    match.vendor = vendor
+                } else {
+                    vendorField.collector.add(vendorField.path, "\"\(vendor)\" is not a PNP manufacturer id (expected three capital letters, e.g. \"BOE\")")
+                }
+            }
+            if let product = field.field("product")?.integer() {
+                if (0...0xFFFF).contains(product) {
+                    match.product = product
+                } else {
+                    field.collector.add(field.child("product"), "\(product) is not an EDID product code (0...65535)")
+                }
+            }
+            match.serial = field.field("serial")?.string()
+            if match == EDIDMatch() {
+                field.collector.add(field.path, "names nothing to match (give vendor, product or serial)")
+            } else {
+                edid = match
+            }
+        }
+        var mountRotation: Int?
+        if let field = cursor.field("mountRotation"), let value = field.integer() {
+            if [0, 90, 180, 270].contains(value) {
+                mountRotation = value
+            } else {
+                field.collector.add(field.path, "\(value) is not one of 0, 90, 180, 270 (clockwise degrees)")
+            }
+        }
+        guard connector != nil || edid != nil || mountRotation != nil else { return nil }
+        return DisplayOutput(connector: connector, edid: edid, mountRotation: mountRotation)
     }
 
     private static func decodeCamera(_ cursor: JSONCursor, _ faces: FaceResolver, _ displays: [Display]) -> Camera? {

@@ -6,7 +6,7 @@ public struct Scenario: Sendable {
 
     static let stepKeys = [
         "hinge", "hingeLost", "switches", "gravity", "accelerometers", "accelerometerLost",
-        "screenRotation", "pinView", "unplug", "plug", "busy", "release", "wait",
+        "screenRotation", "pinView", "unplug", "plug", "busy", "release", "output", "wait",
     ]
 
     /// Decodes and checks every step against the rig; all problems are reported together.
@@ -78,6 +78,15 @@ public struct Scenario: Sendable {
                 case "plug": events.append(.cameraPlugged(camera: camera))
                 case "busy": events.append(.cameraBusy(camera: camera, busy: true))
                 default: events.append(.cameraBusy(camera: camera, busy: false))
+                }
+            case "output":
+                for (displayID, state) in value.members() ?? [] {
+                    guard let display = ids.displays.resolve(displayID, at: state, kind: "display"), let text = state.string() else { continue }
+                    if let parsed = OutputState(rawValue: text) {
+                        events.append(.output(display: display, state: parsed, panelOrientation: nil))
+                    } else {
+                        state.collector.add(state.path, "\"\(text)\" is not an output state (expected one of: \(OutputState.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    }
                 }
             case "wait":
                 if let milliseconds = value.integer() {

@@ -52,7 +52,9 @@ public struct FoldUpdate: Sendable {
 extension DisplayState {
     /// Equal in everything a client acts on (θ is informational and ignored).
     func sameDecisions(as other: DisplayState) -> Bool {
-        guard occluded == other.occluded, forward == other.forward, backward == other.backward else { return false }
+        guard occluded == other.occluded, unviewable == other.unviewable, outputState == other.outputState,
+              mountRotation == other.mountRotation, mountRotationSource == other.mountRotationSource,
+              forward == other.forward, backward == other.backward else { return false }
         return zip(pairs, other.pairs).allSatisfy { a, b in
             a?.forward == b?.forward && a?.mirror == b?.mirror && a?.previewRotation == b?.previewRotation
         }

@@ -38,13 +38,25 @@ public enum StateEncoder {
             ]
             pairs.append((rig.cameras[camera].id, .object(members)))
         }
-        return .object([
-            ("occluded", .bool(display.occluded)),
+        var members: [(String, JSONValue)] = [("occluded", .bool(display.occluded)), ("viewable", .bool(display.viewable))]
+        if let reason = display.unviewable { members.append(("reason", .string(reason.rawValue))) }
+        members += output(index, display, rig: rig)
+        return .object(members + [
             ("screenRotation", .int(state.screenRotations[index])),
             ("forward", cameraIDs(display.forward)),
             ("backward", cameraIDs(display.backward)),
             ("cameras", .object(pairs)),
         ])
+    }
+
+    /// A display's output as the state and `devices` show it (docs/protocol.md).
+    public static func output(_ index: Int, _ display: DisplayState, rig: Rig) -> [(String, JSONValue)] {
+        [
+            ("output", rig.displays[index].output?.connector.map { .string($0) } ?? .null),
+            ("outputState", .string(display.outputState.rawValue)),
+            ("mountRotation", .int(display.mountRotation)),
+            ("mountRotationSource", .string(display.mountRotationSource.rawValue)),
+        ]
     }
 
     static func camera(_ camera: CameraState) -> JSONValue {

@@ -1,5 +1,23 @@
 /// The full value of each topic for a state: what `state`, `directions`, and every event carry.
 public enum TopicValues {
+    /// One display's output in `devices`: `{id, output, state, viewable, reason?, mountRotation,
+    /// mountRotationSource}` (docs/protocol.md).
+    static func displayEntry(_ index: Int, state: FoldState, rig: Rig) -> JSONValue {
+        let display = state.displays[index]
+        var members: [(String, JSONValue)] = [
+            ("id", .string(rig.displays[index].id)),
+            ("output", rig.displays[index].output?.connector.map { .string($0) } ?? .null),
+            ("state", .string(display.outputState.rawValue)),
+            ("viewable", .bool(display.viewable)),
+        ]
+        if let reason = display.unviewable { members.append(("reason", .string(reason.rawValue))) }
+        members += [
+            ("mountRotation", .int(display.mountRotation)),
+            ("mountRotationSource", .string(display.mountRotationSource.rawValue)),
+        ]
+        return .object(members)
+    }
+
     public static func value(_ topic: Topic, state: FoldState, rig: Rig, plan: VirtualCameraPlan, devices: [CameraDescriptor], readiness: Readiness) -> JSONValue {
         switch topic {
         case .directions:
@@ -23,7 +41,7 @@ public enum TopicValues {
                     value = .object(members)
                 }
                 return value
-            }))])
+            })), ("displays", .array(rig.displays.indices.map { displayEntry($0, state: state, rig: rig) }))])
         case .virtualCamera:
             return StateEncoder.virtualCamera(state.virtualCamera, rig: rig, plan: plan)
         case .readiness:
