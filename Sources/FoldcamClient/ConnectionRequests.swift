@@ -40,6 +40,16 @@ extension FoldcamConnection {
         return map
     }
 
+    /// The direction map of the display on a DRM output (`eDP-2`), as a kiosk that knows only
+    /// its window's output asks; the daemon refuses an output its rig does not name.
+    public func directionMap(output: String) async throws(FoldcamClientError) -> DirectionMap {
+        let result = try await request(method: "directions", params: .object([("output", .string(output))]))
+        guard let display = result["display"]?.stringValue, let map = DirectionMap(display: display, reply: result) else {
+            throw .invalidReply("directions reply for output \(output): \(result.compactText)")
+        }
+        return map
+    }
+
     /// Tells the daemon which display the user looks at (the one the kiosk's window is on):
     /// its forward camera then feeds the virtual camera, whatever the posture says. The pin
     /// lasts while this connection is open; with `persist` it outlives the connection and

@@ -32,6 +32,14 @@ public struct DirectionMap: Sendable, Equatable {
     public var display: String
     /// The display is covered (e.g. folded shut against another panel).
     public var occluded: Bool
+    /// Someone can look at it: not covered, and its output not off or gone.
+    public var viewable: Bool = true
+    /// Why not viewable: `occluded`, `outputOff`, `outputDisconnected`.
+    public var unviewableReason: String? = nil
+    /// The DRM connector the rig puts it on (`eDP-1`), if it names one.
+    public var output: String? = nil
+    /// `on`, `off`, `disconnected`, or `unknown` (not observed).
+    public var outputState: String = "unknown"
     /// This is the display the daemon considers viewed (pinned, or chosen by posture).
     public var viewed: Bool
     /// The UI rotation the daemon knows for this display (`setScreenRotation`).
@@ -56,6 +64,12 @@ public struct DirectionMap: Sendable, Equatable {
     /// The details for one camera, if it faces this display either way.
     public subscript(camera id: String) -> CameraDirection? {
         cameras.first { $0.camera == id }
+    }
+
+    /// The display on `output` in a `directions` topic value.
+    public static func display(onOutput output: String, directions: JSONValue) -> String? {
+        guard case let .object(members)? = directions["displays"] else { return nil }
+        return members.first { $0.1["output"]?.stringValue == output }?.0
     }
 
     /// From a `directions` topic value (`{"viewedDisplay", "displays": {...}}`); nil when the
@@ -87,6 +101,10 @@ public struct DirectionMap: Sendable, Equatable {
         }
         self.init(display: display, occluded: occluded, viewed: viewed, screenRotation: Int(entry["screenRotation"]?.numberValue ?? 0),
                   forward: forward, backward: backward, cameras: cameras)
+        if case let .bool(viewable)? = entry["viewable"] { self.viewable = viewable }
+        unviewableReason = entry["reason"]?.stringValue
+        output = entry["output"]?.stringValue
+        outputState = entry["outputState"]?.stringValue ?? "unknown"
     }
 
     private static func strings(_ value: JSONValue?) -> [String]? {

@@ -57,6 +57,9 @@ extension ControlServer {
             guard let topics = Self.topics(request) else {
                 return .failure(WireProtocol.Failure(id: request.id, code: .invalidParams, message: "params.topics: expected an array of topic names (\(Topic.allCases.map(\.rawValue).joined(separator: ", ")))"))
             }
+            // A kiosk that knows its output learns which display's map in `directions` is its own.
+            let outputDisplay: Int?
+            do { outputDisplay = try handler.displayShowing(Params(request: request)) } catch { return .failure(error) }
             switch subscription {
             case .subscribe:
                 newTopics = topics.subtracting(session.subscriptions)
@@ -64,10 +67,12 @@ extension ControlServer {
             case .unsubscribe:
                 session.subscriptions.subtract(topics)
             }
-            return .success(.value(.object([
+            var members: [(String, JSONValue)] = [
                 ("topics", .array(session.subscriptions.sorted().map { .string($0.rawValue) })),
                 ("seq", .int(handler.currentSeq)),
-            ])))
+            ]
+            if let outputDisplay { members.append(("display", .string(handler.displayID(outputDisplay)))) }
+            return .success(.value(.object(members)))
         case let .daemon(daemonRequest):
             return handler.handle(daemonRequest, method, request, from: session)
         }

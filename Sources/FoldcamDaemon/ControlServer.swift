@@ -17,6 +17,11 @@ protocol RequestHandling: AnyObject {
     /// sent it. Nil means the reply comes later, through `ControlServer.completeDeferred`
     /// (work done off the loop, e.g. snapshots). `route` is where `method` goes (`Method.route`).
     func handle(_ route: Method.DaemonRequest, _ method: Method, _ request: WireProtocol.Request, from session: ClientSession) -> Result<Answer, WireProtocol.Failure>?
+    /// The display shown on `params.output` (a DRM connector name), if the request names one;
+    /// an output the rig does not have is refused with the nearest valid name.
+    func displayShowing(_ params: Params) throws(WireProtocol.Failure) -> Int?
+    /// The id of a display, for replies.
+    func displayID(_ index: Int) -> String
     /// The value of a topic last published (sent right after subscribing).
     func publishedValue(of topic: Topic) -> EncodedJSON
     /// The sequence number of the latest event.

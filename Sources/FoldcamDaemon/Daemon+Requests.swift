@@ -75,10 +75,14 @@ extension Daemon: RequestHandling {
             members.append(("seq", .int(seq)))
             return .value(.object(members))
         case .directions:
-            if let displayID = try params.optionalString("display") {
+            let byOutput = try displayShowing(params)
+            if let displayID = try params.optionalString("display") ?? byOutput.map(displayID) {
                 guard let display = rig.displayIndex(displayID) else {
                     let ids = rig.displays.map(\.id)
                     throw params.failure("params.display: unknown display \(ClientText.quoted(displayID))\(NearestName.hint(for: displayID, among: ids)) (displays: \(ids.joined(separator: ", ")))")
+                }
+                if let byOutput, byOutput != display {
+                    throw params.failure("params.output: \(ClientText.quoted(try params.string("output"))) shows display \(ClientText.quoted(rig.displays[byOutput].id)), not \(ClientText.quoted(displayID)) (give one of display, output)")
                 }
                 guard case var .object(members) = StateEncoder.display(display, engine.state, rig: rig, includeTheta: false) else { return .value(.null) }
                 members.insert(("display", .string(displayID)), at: 0)
@@ -89,6 +93,18 @@ extension Daemon: RequestHandling {
             return .encoded(publishedValue(of: .directions))
         }
     }
+
+    func displayShowing(_ params: Params) throws(WireProtocol.Failure) -> Int? {
+        guard let name = try params.optionalString("output") else { return nil }
+        if let display = rig.displayIndex(output: name) { return display }
+        let outputs = rig.displays.compactMap { $0.output?.connector }
+        guard !outputs.isEmpty else {
+            throw params.failure("params.output: rig \(ClientText.quoted(rig.id)) names no outputs (give its displays an \"output\", docs/rig-format.md#outputs, or ask by display: \(rig.displays.map(\.id).joined(separator: ", ")))")
+        }
+        throw params.failure("params.output: no display of rig \(ClientText.quoted(rig.id)) is on output \(ClientText.quoted(name))\(NearestName.hint(for: name, among: outputs)) (outputs: \(outputs.joined(separator: ", ")))")
+    }
+
+    func displayID(_ index: Int) -> String { rig.displays[index].id }
 
     /// A change answers with the posture it leads to.
     private func change(_ change: Method.Change, _ params: Params, session: ClientSession) throws(WireProtocol.Failure) -> Answer {

@@ -191,7 +191,7 @@ final class Daemon {
         // Direction maps carry each camera's captureRotation and availability too.
         if !change.displays.isEmpty || change.viewedDisplay || !change.cameras.isEmpty { topics.append(.directions) }
         if change.hinges || change.posture || change.viewedDisplay { topics.append(.posture) }
-        if !change.cameras.isEmpty { topics.append(.devices) }
+        if !change.cameras.isEmpty || !change.displays.isEmpty { topics.append(.devices) }
         // A camera bound to a display changes with that display, whatever the viewed one does.
         if change.virtualCameraSource || (cameras > 1 && (!change.displays.isEmpty || !change.cameras.isEmpty)) { topics.append(.virtualCamera) }
         if change.virtualCameraSource || !change.cameras.isEmpty || !change.displays.isEmpty { topics.append(.readiness) }

@@ -40,10 +40,11 @@ enum Method: String, CaseIterable {
     var parameterNames: [String] {
         switch self {
         case .hello, .devices, .state, .metrics: return []
-        case .directions: return ["display"]
+        case .directions: return ["display", "output"]
         case .pinView: return ["display", "persist"]
         case .unpinView: return ["persist"]
-        case .subscribe, .unsubscribe: return ["topics"]
+        case .subscribe: return ["topics", "output"]
+        case .unsubscribe: return ["topics"]
         case .snapshot: return ["at", "camera", "virtualCamera"]
         case .setScreenRotation: return ["display", "rotation"]
         case .simulateHinge: return ["hinge", "angle"]

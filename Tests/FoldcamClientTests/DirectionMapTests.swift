@@ -1,6 +1,7 @@
 import FoldcamClient
 import FoldcamCore
 import FoldcamTestSupport
+import Foundation
 import Testing
 
 /// `FoldcamDirectionCoordinator.directionMaps` and `FoldcamClient.events(topics:)`: a first
@@ -32,6 +33,42 @@ struct DirectionMapTests {
         #expect(folded.backward.contains("back"))
         #expect(folded.viewed)
         #expect(folded[camera: "back"]?.forward == false)
+    }
+
+    /// A kiosk that knows only its output: one coordinator per output, as Apple has one per view.
+    @Test func aCoordinatorPerOutputFollowsItsDisplay() async throws {
+        let directory = try TemporaryDirectory()
+        let duo = try #require(RigPresets.json("duo"))
+        let outer = #"{"id": "outer", "faces": ["right.B"]}"#
+        let inner = #"{"id": "inner", "faces": ["left.A", "right.A"], "anchor": "right"}"#
+        #expect(duo.contains(outer) && duo.contains(inner))
+        try directory.write("duo-outputs.json", duo
+            .replacingOccurrences(of: outer, with: #"{"id": "outer", "faces": ["right.B"], "output": "eDP-2"}"#)
+            .replacingOccurrences(of: inner, with: #"{"id": "inner", "faces": ["left.A", "right.A"], "anchor": "right", "output": "eDP-1"}"#))
+        let daemon = try await SimulatedDaemon(rig: directory.file("duo-outputs.json"))
+        try await daemon.setHinge(180)
+        let coordinator = FoldcamDirectionCoordinator(output: "eDP-2", socketPath: daemon.socketPath, backoff: Self.fast)
+        let (first, folded) = try await withTimeout(20, "direction maps by output") {
+            var maps = coordinator.directionMaps.makeAsyncIterator()
+            guard let first = await maps.next() else { throw HarnessError("sequence ended") }
+            try await daemon.setHinge(0)
+            while let map = await maps.next() {
+                if map.forward == ["outer-front"] { return (first, map) }
+            }
+            throw HarnessError("sequence ended")
+        }
+        #expect(first.display == "outer" && first.output == "eDP-2" && first.forward == ["outer-front", "back"])
+        // Simulate mode observes no DRM: nothing is claimed about the output.
+        #expect(first.outputState == "unknown" && first.viewable)
+        #expect(folded.viewed && folded.output == "eDP-2")
+        let now = try await withTimeout(10, "current map by output") { try await coordinator.currentDirectionMap() }
+        #expect(now.display == "outer" && now.forward == ["outer-front"])
+        let wrong = FoldcamDirectionCoordinator(output: "eDP-3", socketPath: daemon.socketPath, backoff: Self.fast)
+        await #expect {
+            _ = try await wrong.currentDirectionMap()
+        } throws: { error in
+            "\(error)".contains("did you mean") && "\(error)".contains("outputs: eDP-1, eDP-2")
+        }
     }
 
     @Test func repeatsAreNotYielded() async throws {

@@ -406,7 +406,7 @@ try:
           reasons(state) == {"inner-front": "unplugged", "outer-front": "unplugged", "back": "unplugged"} and not any(available(state).values()), state.get("cameras"))
     check("zero cameras: readiness interrupted (noLoopback)", state.get("readiness") == {"state": "interrupted", "reason": "noLoopback"}, state.get("readiness"))
     check("zero cameras: no virtual camera source", state.get("virtualCamera", {}).get("source") is None, state.get("virtualCamera"))
-    check("zero cameras: devices lists none", daemon.request("devices") == {"cameras": []})
+    check("zero cameras: devices lists none", daemon.request("devices").get("cameras") == [])
     check("zero cameras: directions list no camera", listed_cameras(daemon.request("directions")) == [], daemon.request("directions"))
     snapshot = daemon.request("snapshot")
     check("zero cameras: snapshot is an error, not a drawn frame", snapshot.get("code") == "unavailable" and "png" not in snapshot, snapshot)
@@ -417,7 +417,7 @@ try:
           and metric(metrics, "foldcam_virtual_camera_readiness", {"state": "interrupted"}) == 1, metrics[-1500:])
     events = daemon.subscribe(["readiness", "devices", "directions"])
     check("zero cameras: subscribe's current values say the same",
-          events.get("readiness") == {"state": "interrupted", "reason": "noLoopback"} and events.get("devices") == {"cameras": []}
+          events.get("readiness") == {"state": "interrupted", "reason": "noLoopback"} and events.get("devices", {}).get("cameras") == []
           and listed_cameras(events.get("directions", {"displays": {"x": {"forward": ["?"]}}})) == [], events)
 finally:
     code, log = daemon.stop()
@@ -518,6 +518,12 @@ check("no common format: check-config refuses it (exit 2) naming noCommonFormat"
 report, stderr, code = loop.probe(nocommon)
 check("no common format: probe still finds every device (exit 0)", code == 0, (code, report and report.get("needs")))
 shutil.rmtree(config_dir, ignore_errors=True)
+
+# -- Display outputs: DRM connectors (output_checks.py) -------------------------------------------
+
+import output_checks  # noqa: E402
+
+output_checks.run(check, FOLDCAMD, SHIM, os.path.join(os.path.dirname(os.path.abspath(__file__)), "rigs", "duo-outputs.json"))
 
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

@@ -3,10 +3,10 @@ import FoldcamIO
 import FoldcamPlatform
 
 /// Everything that touches devices, on the device thread with its own event loop: the udev
-/// monitor (enabled before enumerating), the camera inventory, the IIO sensors and the libinput
-/// switches. It posts `DeviceUpdate`s to the daemon's loop; handles never leave it.
+/// monitor (enabled before enumerating), the camera inventory, the IIO sensors, the libinput
+/// switches and the DRM connectors of the rig's outputs. It posts `DeviceUpdate`s to the daemon's loop; handles never leave it.
 final class HardwareMonitor {
-    static let subsystems = ["video4linux", "iio"]
+    static let subsystems = ["video4linux", "iio", "drm"]
 
     private let rig: Rig
     private let settings: DeviceSettings
@@ -18,6 +18,7 @@ final class HardwareMonitor {
     private var inventory: CameraInventory
     private let sensors: SensorSet
     private var switches: LibInputSwitches?
+    private var outputs: OutputTracker
     private let pollTimer: Timer
     /// The period the poll tick runs at; nil while it is not armed.
     private var pollTimerPeriod: Int?
@@ -36,6 +37,7 @@ final class HardwareMonitor {
         monitor = try UdevMonitor(context, subsystems: Self.subsystems)
         inventory = CameraInventory(rig: rig, loopback: settings.loopback)
         sensors = SensorSet(rig: rig, log: log, pollFloorMilliseconds: settings.sensorPollMilliseconds)
+        outputs = OutputTracker(rig: rig)
         pollTimer = try Timer()
         busyTimer = try Timer()
         start = clock.now
@@ -52,6 +54,7 @@ final class HardwareMonitor {
             addSensor(device.record(attributes: IIOClassifier.attributes))
         }
         startSwitches()
+        scanOutputs()
         if !settings.locateLoopbacks.isEmpty {
             var found: [String: String] = [:]
             for label in settings.locateLoopbacks { found[label] = LoopbackLocator.find(label: label) }
@@ -130,6 +133,11 @@ final class HardwareMonitor {
             case ("video4linux", "add"), ("video4linux", "change"), ("video4linux", "bind"):
                 post(inventory.update(device.record(attributes: UdevRecord.cameraAttributes), log: log))
                 armBusyRetryIfNeeded()
+            case ("drm", _):
+                // Hotplug and property changes come on the card (HOTPLUG=1), connectors come
+                // and go with MST: every connector is read again.
+                scanOutputs()
+                continue
             case ("iio", "remove"):
                 post(removeSensor(device.syspath))
                 continue
@@ -141,6 +149,20 @@ final class HardwareMonitor {
                 continue
             }
             updates.post(.cameras(inventory.descriptors))
+        }
+    }
+
+    /// Reads the DRM connectors and posts each display's output that changed. Without any DRM
+    /// card nothing is posted: outputs stay `unknown` (docs/model.md, "Outputs").
+    private func scanOutputs() {
+        guard outputs.watches else { return }
+        do {
+            let (connectors, cardsSeen) = try DRMConnectors.scan(context, readEDID: outputs.readsEDID)
+            let (events, notes) = outputs.update(connectors, cardsSeen: cardsSeen)
+            for note in notes { log.notice(note) }
+            post(events)
+        } catch {
+            log.warning("DRM connectors: \(error); display outputs are not followed until the next hotplug event")
         }
     }
 

@@ -1,0 +1,101 @@
+"""foldcamd following DRM connectors inside a umockdev testbed: two eDP connectors on one card
+(status, enabled and dpms sysfs attributes, change uevents on the card as the kernel sends them,
+a connector removed and added back), and a testbed with no DRM card at all (nothing claimed).
+Called by check_devices.py with its `check`."""
+
+from testbed import Bed
+
+CARD = "/sys/devices/pci0000:00/0000:00:02.0/drm/card0"
+
+
+def add_card(bed):
+    bed.testbed.add_from_string("\n".join([
+        "P: /devices/pci0000:00/0000:00:02.0/drm/card0", "N: dri/card0", "E: DEVNAME=/dev/dri/card0",
+        "E: SUBSYSTEM=drm", "E: DEVTYPE=drm_minor", "A: dev=226:0"]) + "\n")
+
+
+def add_connector(bed, name, status="connected", enabled="enabled", dpms="On"):
+    bed.testbed.add_from_string("\n".join([
+        "P: /devices/pci0000:00/0000:00:02.0/drm/card0/card0-%s" % name, "E: SUBSYSTEM=drm",
+        "A: status=%s" % status, "A: enabled=%s" % enabled, "A: dpms=%s" % dpms]) + "\n")
+    return "%s/card0-%s" % (CARD, name)
+
+
+def hotplug(bed):
+    """What the kernel sends when a connector's state changes: a change on the card."""
+    bed.testbed.uevent(CARD, "change")
+
+
+def outputs(state):
+    return {name: (d.get("outputState"), d.get("viewable"), d.get("reason")) for name, d in state.get("displays", {}).items()}
+
+
+def run(check, foldcamd, shim, rig):
+    bed = Bed(foldcamd, shim)
+    add_card(bed)
+    edp1 = add_connector(bed, "eDP-1")
+    edp2 = add_connector(bed, "eDP-2")
+    daemon = bed.start_daemon({"rig": rig})
+    try:
+        check("outputs: READY=1 sent", daemon.wait_ready() is not None)
+        state = daemon.request("state")
+        check("outputs: both eDP connectors on and viewable at start",
+              outputs(state) == {"inner": ("on", True, None), "outer": ("on", True, None)}, outputs(state))
+        check("outputs: the state names each display's output",
+              [state["displays"][d].get("output") for d in ("inner", "outer")] == ["eDP-1", "eDP-2"], state.get("displays"))
+        devices = daemon.request("devices")
+        check("outputs: devices lists the displays' outputs",
+              devices.get("displays", [None])[0] == {"id": "inner", "output": "eDP-1", "state": "on", "viewable": True,
+                                                      "mountRotation": 0, "mountRotationSource": "none"}, devices.get("displays"))
+
+        bed.set_attribute(edp1, "enabled", "disabled")
+        bed.set_attribute(edp1, "dpms", "Off")
+        hotplug(bed)
+        state = daemon.eventually("state", lambda s: outputs(s).get("inner", ("",))[0] == "off")
+        check("outputs: eDP-1 disabled makes inner unviewable (outputOff)", outputs(state).get("inner") == ("off", False, "outputOff"), outputs(state))
+        check("outputs: with inner dark the lit outer display is viewed", state.get("viewedDisplay") == "outer", state.get("viewedDisplay"))
+        check("outputs: inner's direction lists are empty like a folded-shut face",
+              state["displays"]["inner"].get("forward") == [] and state["displays"]["inner"].get("backward") == [], state["displays"]["inner"])
+
+        bed.set_attribute(edp1, "enabled", "enabled")
+        bed.set_attribute(edp1, "dpms", "On")
+        bed.set_attribute(edp2, "status", "disconnected")
+        hotplug(bed)
+        state = daemon.eventually("state", lambda s: outputs(s).get("outer", ("",))[0] == "disconnected")
+        check("outputs: eDP-2 disconnected makes outer unviewable (outputDisconnected), inner back on",
+              outputs(state) == {"inner": ("on", True, None), "outer": ("disconnected", False, "outputDisconnected")}, outputs(state))
+        check("outputs: inner is viewed again", state.get("viewedDisplay") == "inner", state.get("viewedDisplay"))
+
+        # The connector goes away (an MST hub unplugged) and comes back.
+        bed.remove(edp2)
+        bed.set_attribute(edp1, "status", "connected")
+        hotplug(bed)
+        state = daemon.eventually("state", lambda s: outputs(s).get("outer", ("",))[0] == "disconnected")
+        check("outputs: a connector gone is disconnected", outputs(state).get("outer") == ("disconnected", False, "outputDisconnected"), outputs(state))
+        edp2 = add_connector(bed, "eDP-2")
+        state = daemon.eventually("state", lambda s: outputs(s).get("outer", ("",))[0] == "on")
+        check("outputs: the connector added back (hotplug add) is on and viewable", outputs(state).get("outer") == ("on", True, None), outputs(state))
+
+        answer = daemon.request("directions", {"output": "eDP-2"})
+        check("outputs: directions by output name answers for its display",
+              answer.get("display") == "outer" and answer.get("output") == "eDP-2" and answer.get("viewable") is True, answer)
+        answer = daemon.request("directions", {"output": "eDP-3"})
+        check("outputs: an output the rig does not name is refused with the nearest",
+              answer.get("code") == "invalidParams" and 'did you mean "eDP-' in answer.get("message", "") and "outputs: eDP-1, eDP-2" in answer.get("message", ""), answer)
+        answer = daemon.request("subscribe", {"topics": ["directions"], "output": "eDP-1"})
+        check("outputs: subscribing by output names its display", answer.get("display") == "inner" and answer.get("topics") == ["directions"], answer)
+    finally:
+        code, log = daemon.stop()
+    check("outputs: the daemon stopped cleanly", code == 0, log[-1500:])
+
+    # No DRM card (a container): nothing is claimed, decisions as without outputs.
+    bare = Bed(foldcamd, shim)
+    daemon = bare.start_daemon({"rig": rig})
+    try:
+        check("no DRM: READY=1 sent", daemon.wait_ready() is not None)
+        state = daemon.request("state")
+        check("no DRM: outputs unknown and viewable", outputs(state) == {"inner": ("unknown", True, None), "outer": ("unknown", True, None)}, outputs(state))
+        check("no DRM: the posture's display is viewed", state.get("viewedDisplay") == "inner", state.get("viewedDisplay"))
+    finally:
+        code, log = daemon.stop()
+    check("no DRM: the daemon stopped cleanly", code == 0, log[-1500:])
