@@ -148,9 +148,10 @@ extension String {
 }
 
 /// The DRM connector property `panel orientation` (Linux kernel, drivers/gpu/drm/drm_connector.c:
-/// "Normal", "Upside Down", "Left Side Up", "Right Side Up") as a clockwise mount rotation: a
-/// panel whose left side is up has its own top turned 90° clockwise (compositors undo it with
-/// a 90° transform).
+/// "Normal", "Upside Down", "Left Side Up", "Right Side Up") as a clockwise mount rotation. The
+/// kernel's `enum drm_panel_orientation` (include/drm/drm_connector.h) says LEFT_UP is "the left
+/// side of the panel matches the top side of the device's casing": the panel's own top then
+/// points at the casing's right, turned 90° clockwise (the kernel's fbdev rotates by 90 to undo it).
 public enum PanelOrientation {
     public static func mountRotation(_ value: String) -> Int? {
         switch value {

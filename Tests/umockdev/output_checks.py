@@ -1,8 +1,14 @@
 """foldcamd following DRM connectors inside a umockdev testbed: two eDP connectors on one card
 (status, enabled and dpms sysfs attributes, change uevents on the card as the kernel sends them,
-a connector removed and added back), and a testbed with no DRM card at all (nothing claimed).
+a connector removed and added back), the connectors' `panel orientation` property answered by
+drm_mock on the card's node, and a testbed with no DRM card at all (nothing claimed).
 Called by check_devices.py with its `check`."""
 
+import json
+import os
+import tempfile
+
+import drm_mock
 from testbed import Bed
 
 CARD = "/sys/devices/pci0000:00/0000:00:02.0/drm/card0"
@@ -87,6 +93,38 @@ def run(check, foldcamd, shim, rig):
     finally:
         code, log = daemon.stop()
     check("outputs: the daemon stopped cleanly", code == 0, log[-1500:])
+
+    # The kernel's panel orientation, read from the card's node; the rig's mountRotation wins.
+    turned = Bed(foldcamd, shim)
+    add_card(turned)
+    card = drm_mock.Card([(31, "eDP-1", "Right Side Up"), (32, "eDP-2", "Upside Down")])
+    handler = drm_mock.Handler(card)
+    turned.handlers.append(handler)
+    turned.testbed.attach_ioctl("/dev/dri/card0", handler)
+    add_connector(turned, "eDP-1")
+    add_connector(turned, "eDP-2")
+    directory = tempfile.mkdtemp(prefix="foldcam-umockdev-rig-")
+    with open(rig) as f:
+        document = json.load(f)
+    document["displays"][1]["mountRotation"] = 0
+    rig_path = os.path.join(directory, "duo-turned.json")
+    with open(rig_path, "w") as f:
+        json.dump(document, f)
+    daemon = turned.start_daemon({"rig": rig_path})
+    try:
+        check("panel orientation: READY=1 sent", daemon.wait_ready() is not None)
+        displays = {d["id"]: d for d in daemon.request("devices").get("displays", [])}
+        check("panel orientation: Right Side Up on eDP-1 is a 270 mount rotation, from the kernel",
+              (displays.get("inner", {}).get("mountRotation"), displays.get("inner", {}).get("mountRotationSource")) == (270, "kernel"), displays)
+        check("panel orientation: the rig's mountRotation overrides the kernel's Upside Down",
+              (displays.get("outer", {}).get("mountRotation"), displays.get("outer", {}).get("mountRotationSource")) == (0, "rig"), displays)
+        check("panel orientation: read with the KMS getters, never forcing a connector probe",
+              drm_mock.GETPROPERTY in card.seen and not card.probed, (card.seen, card.probed))
+    finally:
+        code, log = daemon.stop()
+        os.unlink(rig_path)
+        os.rmdir(directory)
+    check("panel orientation: the daemon stopped cleanly", code == 0, log[-1500:])
 
     # No DRM card (a container): nothing is claimed, decisions as without outputs.
     bare = Bed(foldcamd, shim)

@@ -23,6 +23,12 @@ struct OutputTracker {
     /// Whether any display names an output (else nothing is watched).
     var watches: Bool { rig.displays.contains { $0.output?.connector != nil || $0.output?.edid != nil } }
 
+    /// The connectors whose kernel panel orientation matters: named by a display without a
+    /// rig `mountRotation`.
+    var orientationNeeded: Set<String> {
+        Set(rig.displays.compactMap { $0.output?.mountRotation == nil ? $0.output?.connector : nil })
+    }
+
     /// Whether any display matches by EDID (only then are EDIDs read).
     var readsEDID: Bool { rig.displays.contains { $0.output?.edid != nil } }
 

@@ -19,6 +19,8 @@ final class HardwareMonitor {
     private let sensors: SensorSet
     private var switches: LibInputSwitches?
     private var outputs: OutputTracker
+    /// Card nodes whose panel orientations could not be read, already logged.
+    private var orientationFailuresLogged: Set<String> = []
     private let pollTimer: Timer
     /// The period the poll tick runs at; nil while it is not armed.
     private var pollTimerPeriod: Int?
@@ -157,7 +159,10 @@ final class HardwareMonitor {
     private func scanOutputs() {
         guard outputs.watches else { return }
         do {
-            let (connectors, cardsSeen) = try DRMConnectors.scan(context, readEDID: outputs.readsEDID)
+            let (connectors, cardsSeen, failures) = try DRMConnectors.scan(context, readEDID: outputs.readsEDID, orientationOf: outputs.orientationNeeded)
+            for (node, error) in failures.sorted(by: { $0.key < $1.key }) where orientationFailuresLogged.insert(node).inserted {
+                log.notice("\(node): \(error); the kernel's panel orientation is not read (give the displays a \"mountRotation\" in the rig if a panel is mounted turned)")
+            }
             let (events, notes) = outputs.update(connectors, cardsSeen: cardsSeen)
             for note in notes { log.notice(note) }
             post(events)
