@@ -173,6 +173,34 @@ import Testing
         #expect(throws: DocumentErrors.self) { try Scenario.decode(json: #"{"steps": [{"output": {"outer": "dark"}}]}"#, rig: rig) }
     }
 
+    /// The scenario "output gone and back": the outer output unplugged while the duo closes, then
+    /// plugged back, as `foldcamd scenario` prints it.
+    @Test func scenarioOutputGoneAndBack() throws {
+        let rig = try outputRig()
+        let script = #"""
+            {"steps": [{"hinge": {"fold": 180}}, {"output": {"outer": "on", "inner": "on"}},
+                       {"hinge": {"fold": 5}}, {"output": {"outer": "disconnected"}},
+                       {"hinge": {"fold": 180}}, {"output": {"outer": "on"}}, {"hinge": {"fold": 0}}]}
+            """#
+        let lines = ScenarioRunner.run(try Scenario.decode(json: script, rig: rig), rig: rig)
+        func summary(_ line: JSONValue) -> String {
+            let outer = line["displays"]?["outer"]
+            let virtual = line["virtualCamera"]?["source"]?.stringValue ?? "none"
+            return "\(line["viewedDisplay"]?.stringValue ?? "?") \(virtual) outer=\(outer?["outputState"]?.stringValue ?? "?")/\(outer?["reason"]?.stringValue ?? "viewable")"
+        }
+        #expect(lines.map(summary) == [
+            "inner inner-front outer=unknown/viewable",
+            "inner inner-front outer=on/viewable",
+            "outer outer-front outer=on/viewable",
+            // Closed with the outer output gone: no display can be viewed; the posture's stays.
+            "outer none outer=disconnected/outputDisconnected",
+            "inner inner-front outer=disconnected/outputDisconnected",
+            "inner inner-front outer=on/viewable",
+            "outer outer-front outer=on/viewable",
+        ])
+        #expect(lines[3]["changed"] == .array([.string("directions"), .string("virtualCamera")]))
+    }
+
     @Test func edidIdentityIsParsedAndMatched() throws {
         var bytes = [UInt8](repeating: 0, count: 128)
         bytes[0..<8] = [0, 255, 255, 255, 255, 255, 255, 0]
