@@ -57,7 +57,7 @@ _foldcamctl() {
         if [[ $prev == --display ]]; then
             COMPREPLY=($(compgen -W "$(_foldcamctl_query displays "${socket[@]}")" -- "$cur"))
         else
-            COMPREPLY=($(compgen -W '--display' -- "$cur"))
+            COMPREPLY=($(compgen -W '--display --output' -- "$cur"))
         fi ;;
     watch)
         if [[ $cur == -* ]]; then

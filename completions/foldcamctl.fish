@@ -33,7 +33,7 @@ function __foldcamctl_args
             continue
         end
         switch $token
-            case --socket --display --at --camera --hinge -o
+            case --socket --display --output --at --camera --hinge -o
                 set skip 1
             case '-*'
             case '*'
@@ -65,6 +65,7 @@ complete -c foldcamctl -n "__foldcamctl_at" -a sim -d 'move a simulated daemon'
 complete -c foldcamctl -n "__foldcamctl_at" -a rig -d 'draw, show or list rigs'
 
 complete -c foldcamctl -n "__fish_seen_subcommand_from directions" -l display -x -a '(__foldcamctl_ids displays)' -d 'one display only'
+complete -c foldcamctl -n "__fish_seen_subcommand_from directions" -l output -x -d 'the display on one DRM output'
 complete -c foldcamctl -n "__fish_seen_subcommand_from watch" -a 'directions posture devices virtualCamera readiness'
 complete -c foldcamctl -n "__fish_seen_subcommand_from watch" -l no-wait -d 'fail at once when the daemon is not running'
 complete -c foldcamctl -n "__foldcamctl_at pin" -a '(__foldcamctl_ids displays)'

@@ -58,6 +58,7 @@ enum ControlCommandLine {
             OptionSpec("--json", commands: daemonCommands, global: true,
                        help: "print the daemon's JSON (one line) instead of tables, and errors as a JSON object on stdout; watch prints the raw event lines"),
             OptionSpec("--display", kind: .value("D"), commands: ["directions"], help: "only display D"),
+            OptionSpec("--output", kind: .value("NAME"), commands: ["directions"], help: "only the display on DRM output NAME (eDP-2)"),
             OptionSpec("--persist", commands: ["pin"], help: "keep the pin after foldcamctl exits and across daemon restarts, until unpin"),
             OptionSpec("--no-wait", commands: ["watch"], help: "fail at once when the daemon is not running instead of waiting for it"),
             OptionSpec("--at", kind: .value("NS"), commands: ["snapshot"], help: "the CLOCK_MONOTONIC time of the frame, in nanoseconds (default now)"),

@@ -2,7 +2,8 @@ import FoldcamClient
 import FoldcamCore
 import FoldcamIO
 
-/// `foldcamctl directions [--display D]`: which cameras face each display's viewer, and how.
+/// `foldcamctl directions [--display D | --output NAME]`: which cameras face each display's
+/// viewer, and how.
 enum DirectionsCommand {
     static func run(_ arguments: inout ParsedArguments, _ daemon: DaemonContext) async throws {
         // `directions outer` as well as `directions --display outer` (like `pin outer`).
@@ -11,12 +12,16 @@ enum DirectionsCommand {
             guard display == nil else { throw UsageError("directions: give the display once (D or --display D)") }
             display = positional
         }
+        let output = arguments.value("--output")
         try arguments.finish()
-        let params: JSONValue = display.map { .object([("display", .string($0))]) } ?? .object([])
-        let result = try await daemon.call("directions", params)
+        if display != nil && output != nil { throw UsageError("directions: give --display or --output, not both") }
+        var params: [(String, JSONValue)] = []
+        if let display { params.append(("display", .string(display))) }
+        if let output { params.append(("output", .string(output))) }
+        let result = try await daemon.call("directions", .object(params))
         if daemon.json { return daemon.printJSON(result) }
-        if let display {
-            daemon.emit(section(display, result, viewed: result["viewed"] == .bool(true)))
+        if let one = display ?? result["display"]?.stringValue, display != nil || output != nil {
+            daemon.emit(section(one, result, viewed: result["viewed"] == .bool(true)))
         } else if case let .object(displays)? = result["displays"] {
             let viewed = result["viewedDisplay"]?.stringValue
             daemon.emit(displays.map { section($0.0, $0.1, viewed: $0.0 == viewed) }.joined(separator: "\n\n"))
@@ -26,6 +31,8 @@ enum DirectionsCommand {
     static func section(_ id: String, _ display: JSONValue, viewed: Bool) -> String {
         var notes = [viewed ? "viewed" : "not viewed", "rotation \(Describe.number(display["screenRotation"]))°"]
         if display["occluded"] == .bool(true) { notes.append("occluded") }
+        if let output = display["output"]?.stringValue { notes.append("output \(output) \(display["outputState"]?.stringValue ?? "unknown")") }
+        if display["viewable"] == .bool(false), let reason = display["reason"]?.stringValue, reason != "occluded" { notes.append("not viewable (\(reason))") }
         return "\(id): \(notes.joined(separator: ", ")); forward \(Describe.list(display["forward"])), backward \(Describe.list(display["backward"]))\n"
             + cameraTable(display)
     }

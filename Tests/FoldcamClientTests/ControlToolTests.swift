@@ -193,6 +193,11 @@ struct ControlToolTests {
         #expect(directions.code == 0 && directions.stdout.hasPrefix("outer: "), "\(directions.stdout)\(directions.stderr)")
         let both = try await Self.run(socket + ["directions", "--display", "outer", "inner"])
         #expect(both.code == 2, "\(both.stderr)")
+        // The duo preset names no outputs: asking by output says how to give them.
+        let output = try await Self.run(socket + ["directions", "--output", "eDP-1"])
+        #expect(output.code != 0 && output.stderr.contains("names no outputs"), "\(output.code) \(output.stderr)")
+        let displayAndOutput = try await Self.run(socket + ["directions", "--display", "outer", "--output", "eDP-1"])
+        #expect(displayAndOutput.code == 2 && displayAndOutput.stderr.contains("not both"), "\(displayAndOutput.stderr)")
         let range = try await Self.run(socket + ["sim", "hinge", "fold", "400"])
         #expect(range.code == 2 && range.stderr.contains("400 is outside hinge fold's range [0, 180]"), "\(range.stderr)")
         let accelerometer = try await Self.run(socket + ["sim", "accelerometer", "x", "0", "0", "9.8"])
