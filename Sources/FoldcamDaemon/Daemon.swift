@@ -256,6 +256,11 @@ final class Daemon {
             if let newIndex = newRig.displayIndex(display.id), old.state.screenRotations[index] != 0 {
                 _ = engine.apply(.screenRotation(display: newIndex, degrees: old.state.screenRotations[index]))
             }
+            // An output seen stays as seen until the new device thread reads it again.
+            let seen = old.state.displays[index]
+            if let connector = display.output?.connector, let newIndex = newRig.displayIndex(output: connector), seen.outputState != .unknown {
+                _ = engine.apply(.output(display: newIndex, state: seen.outputState, panelOrientation: seen.mountRotationSource == .kernel ? seen.mountRotation : nil))
+            }
         }
         for dropped in pins.keep(where: { newRig.displayIndex($0) != nil }) {
             log.notice("pin: rig \(newRig.id) has no display \(dropped.display); the pin by \(Self.describe(dropped.owner)) ended")
