@@ -2,7 +2,7 @@ import FoldcamClient
 import FoldcamCore
 import FoldcamIO
 
-/// `foldcamctl devices`: the camera descriptors.
+/// `foldcamctl devices`: the camera descriptors, and the displays' outputs where the rig names them.
 enum DevicesCommand {
     static func run(_ arguments: inout ParsedArguments, _ daemon: DaemonContext) async throws {
         try arguments.finish()
@@ -21,6 +21,19 @@ enum DevicesCommand {
                 ])
             }
         }
-        daemon.emit(table.render())
+        var text = table.render()
+        // Displays on a named output (docs/model.md, "Outputs"); none for rigs that name none.
+        if case let .array(displays)? = devices["displays"], displays.contains(where: { $0["output"]?.stringValue != nil }) {
+            var outputs = TextTable(header: ["DISPLAY", "OUTPUT", "STATE", "VIEWABLE", "MOUNT ROTATION"])
+            for display in displays {
+                let viewable = display["viewable"] == .bool(true) ? "yes" : "no" + (display["reason"]?.stringValue.map { " (\($0))" } ?? "")
+                outputs.add([
+                    display["id"]?.stringValue ?? "?", display["output"]?.stringValue ?? "-", display["state"]?.stringValue ?? "?", viewable,
+                    "\(Describe.number(display["mountRotation"]))° (\(display["mountRotationSource"]?.stringValue ?? "?"))",
+                ])
+            }
+            text += "\n" + outputs.render()
+        }
+        daemon.emit(text)
     }
 }

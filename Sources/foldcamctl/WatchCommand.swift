@@ -75,7 +75,8 @@ enum WatchCommand {
         case .directions?:
             guard case let .object(displays)? = data["displays"] else { return data.compactText }
             let parts = displays.map { id, display in
-                "\(id) -> \(Describe.list(display["forward"]))" + (display["occluded"] == .bool(true) ? " (occluded)" : "")
+                let reason = display["reason"]?.stringValue ?? (display["occluded"] == .bool(true) ? "occluded" : nil)
+                return "\(id) -> \(Describe.list(display["forward"]))" + (reason.map { " (\($0))" } ?? "")
             }
             return "viewed \(data["viewedDisplay"]?.stringValue ?? "?"); " + parts.joined(separator: "; ")
         case .virtualCamera?:
@@ -91,11 +92,19 @@ enum WatchCommand {
             return Describe.readiness(data)
         case .devices?:
             guard case let .array(cameras)? = data["cameras"] else { return data.compactText }
-            return cameras.map { camera in
+            var parts = cameras.map { camera in
                 let id = camera["rigCamera"]?.stringValue ?? camera["uniqueID"]?.stringValue ?? "?"
                 if camera["available"] == .bool(false) { return "\(id) " + (camera["reason"]?.stringValue ?? "unavailable") }
                 return "\(id) ok"
-            }.joined(separator: "; ")
+            }
+            // Displays on a named output: their output's state.
+            if case let .array(displays)? = data["displays"] {
+                for display in displays {
+                    guard let output = display["output"]?.stringValue else { continue }
+                    parts.append("\(display["id"]?.stringValue ?? "?") on \(output) \(display["state"]?.stringValue ?? "unknown")")
+                }
+            }
+            return parts.joined(separator: "; ")
         case nil:
             return data.compactText
         }

@@ -6,6 +6,7 @@ Called by check_devices.py with its `check`."""
 
 import json
 import os
+import subprocess
 import tempfile
 
 import drm_mock
@@ -30,6 +31,14 @@ def add_connector(bed, name, status="connected", enabled="enabled", dpms="On"):
 def hotplug(bed):
     """What the kernel sends when a connector's state changes: a change on the card."""
     bed.testbed.uevent(CARD, "change")
+
+
+def foldcamctl(foldcamd, daemon, *arguments):
+    """foldcamctl (built beside foldcamd) against the daemon in the testbed: (exit code, stdout)."""
+    env = {key: value for key, value in os.environ.items() if key != "LD_PRELOAD"}
+    done = subprocess.run([os.path.join(os.path.dirname(foldcamd), "foldcamctl"), "--socket", daemon.socket_path, *arguments],
+                          env=env, capture_output=True, text=True, timeout=30)
+    return done.returncode, done.stdout + done.stderr
 
 
 def outputs(state):
@@ -88,6 +97,10 @@ def run(check, foldcamd, shim, rig):
         answer = daemon.request("directions", {"output": "eDP-3"})
         check("outputs: an output the rig does not name is refused with the nearest",
               answer.get("code") == "invalidParams" and 'did you mean "eDP-' in answer.get("message", "") and "outputs: eDP-1, eDP-2" in answer.get("message", ""), answer)
+        code, text = foldcamctl(foldcamd, daemon, "devices")
+        check("outputs: foldcamctl devices shows each display's output", code == 0 and "OUTPUT" in text and "eDP-2" in text and "on" in text, text)
+        code, text = foldcamctl(foldcamd, daemon, "directions", "--output", "eDP-2")
+        check("outputs: foldcamctl directions --output eDP-2 shows outer", code == 0 and text.startswith("outer: ") and "output eDP-2 on" in text, text)
         answer = daemon.request("subscribe", {"topics": ["directions"], "output": "eDP-1"})
         check("outputs: subscribing by output names its display", answer.get("display") == "inner" and answer.get("topics") == ["directions"], answer)
     finally:
