@@ -1,5 +1,6 @@
 import FoldcamCapture
 import FoldcamCore
+import FoldcamDevices
 import FoldcamIO
 import FoldcamPlatform
 import FoldcamVideo
@@ -50,6 +51,7 @@ public struct ConfigCheck: Sendable {
                 errors += Self.formatProblems(rig, follow: follow, subject: specs.count == 1 ? "the virtual camera" : "virtual camera \"\(spec.id)\"")
             }
         }
+        if !simulate { warnings += Self.outputWarnings(rig, drmEntries: Directory.names(in: "/sys/class/drm")) }
         if config.cameraMode == .virtual, config.virtualCameraForwarding == .auto, !simulate, let warning = Self.loopbackBufferWarning() {
             warnings.append(warning)
         }
@@ -80,6 +82,19 @@ public struct ConfigCheck: Sendable {
             let verdict = DirectorySafety.check(directory)
             let refusal = verdict.refusal.map { ["\(key) \(directory) is not safe, so the daemon will not use it: \($0)"] } ?? []
             return refusal + verdict.warnings.map { "\(key): \($0)" }
+        }
+    }
+
+    /// Outputs the rig names that this machine's DRM cards do not have (`drmEntries`: the names
+    /// in /sys/class/drm). No card at all (a container, a build machine) says nothing.
+    static func outputWarnings(_ rig: Rig, drmEntries: [String]) -> [String] {
+        let connectors = drmEntries.compactMap { ConnectorRecord.split(sysname: $0)?.name }
+        guard drmEntries.contains(where: { $0.hasPrefix("card") }) else { return [] }
+        let known = Set(connectors)
+        return rig.displays.compactMap { display in
+            guard let name = display.output?.connector, !known.contains(name) else { return nil }
+            let listed = known.sorted()
+            return "display \(display.id): output \"\(name)\" is not a DRM connector of this machine\(NearestName.hint(for: name, among: listed)) (connectors: \(listed.isEmpty ? "none" : listed.joined(separator: ", "))): it counts as disconnected, so the display is never viewed"
         }
     }
 

@@ -87,10 +87,15 @@ def run(check, foldcamd, shim, rig):
         hotplug(bed)
         state = daemon.eventually("state", lambda s: outputs(s).get("outer", ("",))[0] == "disconnected")
         check("outputs: a connector gone is disconnected", outputs(state).get("outer") == ("disconnected", False, "outputDisconnected"), outputs(state))
+        code, out, err = bed.run(["--check-config", "--rig", rig])
+        check("outputs: check-config warns of an output the machine lacks, naming the connectors",
+              code == 0 and 'display outer: output "eDP-2" is not a DRM connector of this machine; did you mean "eDP-1"? (connectors: eDP-1)' in err, (code, err))
         edp2 = add_connector(bed, "eDP-2")
         state = daemon.eventually("state", lambda s: outputs(s).get("outer", ("",))[0] == "on")
         check("outputs: the connector added back (hotplug add) is on and viewable", outputs(state).get("outer") == ("on", True, None), outputs(state))
 
+        code, out, err = bed.run(["--check-config", "--rig", rig])
+        check("outputs: check-config is quiet when every output exists", code == 0 and "DRM connector" not in err, (code, err))
         answer = daemon.request("directions", {"output": "eDP-2"})
         check("outputs: directions by output name answers for its display",
               answer.get("display") == "outer" and answer.get("output") == "eDP-2" and answer.get("viewable") is True, answer)
