@@ -45,11 +45,20 @@ def outputs(state):
     return {name: (d.get("outputState"), d.get("viewable"), d.get("reason")) for name, d in state.get("displays", {}).items()}
 
 
-def run(check, foldcamd, shim, rig):
+def run(report_check, foldcamd, shim, rig):
+    def check(name, condition, detail=""):
+        report_check(name, condition, detail if isinstance(detail, str) else repr(detail))
+
     bed = Bed(foldcamd, shim)
     add_card(bed)
     edp1 = add_connector(bed, "eDP-1")
     edp2 = add_connector(bed, "eDP-2")
+    report, stderr, code = bed.probe(rig)
+    needs = {n["id"]: n for n in (report or {}).get("needs", []) if n.get("kind") == "output"}
+    # No camera in this testbed: the probe exits 3 for them, not for the outputs.
+    check("outputs: probe lists each display's connector, found, never needed",
+          code == 3 and [(needs.get(d, {}).get("status"), needs.get(d, {}).get("needed"), needs.get(d, {}).get("node")) for d in ("inner", "outer")]
+          == [("found", False, "card0-eDP-1"), ("found", False, "card0-eDP-2")] and needs["inner"].get("detail") == "card0-eDP-1: on", (code, needs, stderr[-500:]))
     daemon = bed.start_daemon({"rig": rig})
     try:
         check("outputs: READY=1 sent", daemon.wait_ready() is not None)
@@ -128,6 +137,9 @@ def run(check, foldcamd, shim, rig):
     rig_path = os.path.join(directory, "duo-turned.json")
     with open(rig_path, "w") as f:
         json.dump(document, f)
+    report, stderr, code = turned.probe(rig_path)
+    details = {n["id"]: n.get("detail") for n in (report or {}).get("needs", []) if n.get("kind") == "output"}
+    check("panel orientation: probe shows the kernel's", details.get("inner") == "card0-eDP-1: on, panel orientation 270° clockwise", (details, stderr[-500:]))
     daemon = turned.start_daemon({"rig": rig_path})
     try:
         check("panel orientation: READY=1 sent", daemon.wait_ready() is not None)
@@ -146,6 +158,10 @@ def run(check, foldcamd, shim, rig):
 
     # No DRM card (a container): nothing is claimed, decisions as without outputs.
     bare = Bed(foldcamd, shim)
+    report, stderr, code = bare.probe(rig)
+    statuses = [n.get("status") for n in (report or {}).get("needs", []) if n.get("kind") == "output"]
+    check("no DRM: probe says the outputs' state is unknown, still exit 0 for them", statuses == ["missing", "missing"] and code in (0, 3)
+          and all("no DRM card is visible" in n.get("detail", "") for n in report["needs"] if n.get("kind") == "output"), (statuses, code))
     daemon = bare.start_daemon({"rig": rig})
     try:
         check("no DRM: READY=1 sent", daemon.wait_ready() is not None)

@@ -25,6 +25,13 @@ public enum DeviceProbe {
             report.sensors.append(ProbeReport.Sensor(syspath: record.syspath, name: record.attributes["name"] ?? "?", outcome: outcome, reading: reading,
                                                      transport: Self.transport(record, outcome: outcome, polled: sensors.pollRate(record.syspath))))
         }
+        let outputs = OutputTracker(rig: rig)
+        if outputs.watches {
+            let (connectors, cardsSeen, failures) = try DRMConnectors.scan(context, readEDID: outputs.readsEDID, orientationOf: outputs.orientationNeeded)
+            report.connectors = cardsSeen ? connectors : nil
+            report.orientationNotes = failures.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value); panel orientation not read" }
+            for note in report.orientationNotes { log.notice(note) }
+        }
         do {
             let switches = try LibInputSwitches(context, seat: settings.seat)
             for event in try switches.drain() {

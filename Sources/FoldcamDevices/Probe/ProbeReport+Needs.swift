@@ -4,7 +4,7 @@ extension ProbeReport {
     /// One thing the rig declares (a camera, hinge, accelerometer or switch) and what the probe
     /// found for it: `foldcamd --probe`'s diagnosis, which also sets its exit code.
     public struct Need: Sendable, Equatable {
-        public enum Kind: String, Sendable { case camera, hinge, accelerometer, `switch` }
+        public enum Kind: String, Sendable { case camera, hinge, accelerometer, `switch`, output }
         public enum Status: String, Sendable {
             /// A device answered for it.
             case found
@@ -43,7 +43,28 @@ extension ProbeReport {
     public var needs: [Need] {
         let accelerometers = accelerometerNeeds
         let switches = switchNeeds
-        return cameraNeeds + hingeNeeds(accelerometers: accelerometers, switches: switches) + accelerometers + switches
+        return cameraNeeds + hingeNeeds(accelerometers: accelerometers, switches: switches) + accelerometers + switches + outputNeeds
+    }
+
+    /// Every display naming a DRM connector. Never needed: a display whose output is missing
+    /// counts as disconnected, the rig is still followed.
+    var outputNeeds: [Need] {
+        rig.displays.compactMap { display -> Need? in
+            guard let name = display.output?.connector else { return nil }
+            let property = "/sys/class/drm/cardK-\(name)"
+            guard let connectors else {
+                return Need(kind: .output, id: display.id, status: .missing, needed: false, property: property,
+                            detail: "no DRM card is visible (a container, or no display driver): the output's state is unknown")
+            }
+            guard let found = connectors.first(where: { $0.name == name }) else {
+                let names = connectors.map(\.name)
+                return Need(kind: .output, id: display.id, status: .missing, needed: false, property: property,
+                            detail: "no connector \(name)\(NearestName.hint(for: name, among: names)) (connectors: \(names.isEmpty ? "none" : names.joined(separator: ", ")))")
+            }
+            var detail = "\(found.card)-\(found.name): \(found.state.rawValue)"
+            if let rotation = found.panelOrientation { detail += ", panel orientation \(rotation)° clockwise" }
+            return Need(kind: .output, id: display.id, status: .found, needed: false, node: "\(found.card)-\(found.name)", property: property, detail: detail)
+        }
     }
 
     public var lacking: [Need] { needs.filter(\.lacking) }

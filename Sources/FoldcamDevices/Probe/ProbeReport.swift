@@ -41,6 +41,10 @@ public struct ProbeReport: Sendable {
     public var switches: [String] = []
     public var switchDevices: [SwitchDevice] = []
     public var switchesNote: String?
+    /// The DRM connectors, read when the rig names outputs; nil when no DRM card was seen.
+    public var connectors: [ConnectorRecord]?
+    /// Why panel orientations could not be read, per card node.
+    public var orientationNotes: [String] = []
     /// The libinput seat whose switches were listed.
     public var seat = "seat0"
 
