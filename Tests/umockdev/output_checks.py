@@ -105,6 +105,13 @@ def run(report_check, foldcamd, shim, rig):
 
         code, out, err = bed.run(["--check-config", "--rig", rig])
         check("outputs: check-config is quiet when every output exists", code == 0 and "DRM connector" not in err, (code, err))
+        # A compositor powering an output down changes dpms with no uevent: the poll sees it.
+        bed.set_attribute(edp2, "dpms", "Off")
+        state = daemon.eventually("state", lambda s: outputs(s).get("outer", ("",))[0] == "off")
+        check("outputs: dpms Off with no uevent is seen by the poll", outputs(state).get("outer") == ("off", False, "outputOff"), outputs(state))
+        bed.set_attribute(edp2, "dpms", "On")
+        state = daemon.eventually("state", lambda s: outputs(s).get("outer", ("",))[0] == "on")
+        check("outputs: ... and dpms On again", outputs(state).get("outer") == ("on", True, None), outputs(state))
         answer = daemon.request("directions", {"output": "eDP-2"})
         check("outputs: directions by output name answers for its display",
               answer.get("display") == "outer" and answer.get("output") == "eDP-2" and answer.get("viewable") is True, answer)

@@ -21,6 +21,14 @@ final class HardwareMonitor {
     private var outputs: OutputTracker
     /// Card nodes whose panel orientations could not be read, already logged.
     private var orientationFailuresLogged: Set<String> = []
+    /// The kernel's panel orientations by `cardK-NAME`, from the last udev-driven scan (the
+    /// property is fixed: the poll does not ask again).
+    private var panelOrientations: [String: Int] = [:]
+    /// Re-reads the connectors' attributes: a compositor switching an output off or on changes
+    /// `enabled` and `dpms` without any uevent.
+    private let outputTimer: Timer
+    private var outputTimerArmed = false
+    static let outputPoll: Duration = .seconds(2)
     private let pollTimer: Timer
     /// The period the poll tick runs at; nil while it is not armed.
     private var pollTimerPeriod: Int?
@@ -42,6 +50,7 @@ final class HardwareMonitor {
         outputs = OutputTracker(rig: rig)
         pollTimer = try Timer()
         busyTimer = try Timer()
+        outputTimer = try Timer()
         start = clock.now
     }
 
@@ -80,6 +89,11 @@ final class HardwareMonitor {
             if !events.isEmpty { self.updates.post(.cameras(self.inventory.descriptors)) }
             if stillBusy { self.armBusyRetryIfNeeded(force: true) }
         }
+        try loop.register(outputTimer.descriptor) { [unowned self] _ in
+            _ = self.outputTimer.acknowledge()
+            self.scanOutputs(orientations: false)
+        }
+        armOutputPoll()
         try loop.register(stop.descriptor) { [unowned self] _ in
             _ = stop.drain()
             self.loop.stop()
@@ -139,6 +153,7 @@ final class HardwareMonitor {
                 // Hotplug and property changes come on the card (HOTPLUG=1), connectors come
                 // and go with MST: every connector is read again.
                 scanOutputs()
+                armOutputPoll()
                 continue
             case ("iio", "remove"):
                 post(removeSensor(device.syspath))
@@ -155,11 +170,20 @@ final class HardwareMonitor {
     }
 
     /// Reads the DRM connectors and posts each display's output that changed. Without any DRM
-    /// card nothing is posted: outputs stay `unknown` (docs/model.md, "Outputs").
-    private func scanOutputs() {
+    /// card nothing is posted: outputs stay `unknown` (docs/model.md, "Outputs"). The panel
+    /// orientation is asked of the card only on udev events (`orientations`).
+    private func scanOutputs(orientations: Bool = true) {
         guard outputs.watches else { return }
         do {
-            let (connectors, cardsSeen, failures) = try DRMConnectors.scan(context, readEDID: outputs.readsEDID, orientationOf: outputs.orientationNeeded)
+            var (connectors, cardsSeen, failures) = try DRMConnectors.scan(
+                context, readEDID: outputs.readsEDID, orientationOf: orientations ? outputs.orientationNeeded : [])
+            if orientations {
+                panelOrientations = [:]
+                for connector in connectors { panelOrientations["\(connector.card)-\(connector.name)"] = connector.panelOrientation }
+            } else {
+                for index in connectors.indices { connectors[index].panelOrientation = panelOrientations["\(connectors[index].card)-\(connectors[index].name)"] }
+            }
+            outputsSeen = cardsSeen
             for (node, error) in failures.sorted(by: { $0.key < $1.key }) where orientationFailuresLogged.insert(node).inserted {
                 log.notice("\(node): \(error); the kernel's panel orientation is not read (give the displays a \"mountRotation\" in the rig if a panel is mounted turned)")
             }
@@ -169,6 +193,15 @@ final class HardwareMonitor {
         } catch {
             log.warning("DRM connectors: \(error); display outputs are not followed until the next hotplug event")
         }
+    }
+
+    /// Whether the last scan saw a DRM card: only then is there anything to poll.
+    private var outputsSeen = false
+
+    /// Every `outputPoll` while the rig names outputs and a DRM card exists; no wake-up otherwise.
+    private func armOutputPoll() {
+        guard outputs.watches, outputsSeen, !outputTimerArmed else { return }
+        outputTimerArmed = (try? outputTimer.schedule(after: Self.outputPoll, repeating: Self.outputPoll)) != nil
     }
 
     /// The poll tick runs only while some sensor is polled, at the fastest rate a polled sensor
