@@ -27,6 +27,10 @@ public struct FoldEngine: Sendable {
     private var previewRotations: [[Int]]
     private var captureRotations: [Int?]
     private var posture: Int?
+    private var screenAdvice: [ScreenAdvice?]
+    /// Per display, its panel's turn in the housing (docs/model.md, "Recommended screen
+    /// rotation"). 0 until the rig carries `mountRotation` (issue 25, item 1).
+    private let mountRotations: [Int]
 
     public private(set) var state: FoldState
 
@@ -49,10 +53,12 @@ public struct FoldEngine: Sendable {
         sides = Array(repeating: Array(repeating: nil, count: rig.cameras.count), count: rig.displays.count)
         previewRotations = Array(repeating: Array(repeating: 0, count: rig.cameras.count), count: rig.displays.count)
         captureRotations = Array(repeating: nil, count: rig.cameras.count)
+        screenAdvice = Array(repeating: nil, count: rig.displays.count)
+        mountRotations = Array(repeating: 0, count: rig.displays.count)
         state = FoldState(
             timeMilliseconds: 0, hingeAngles: [], hingeSources: [], posture: 0, viewedDisplay: 0,
             pinnedDisplay: nil, screenRotations: [], gravity: nil, displays: [], cameras: [],
-            virtualCamera: VirtualCameraState(source: nil, noSourceReason: nil))
+            virtualCamera: VirtualCameraState(source: nil, noSourceReason: nil), screens: [])
         state = recompute()
     }
 
@@ -186,12 +192,18 @@ public struct FoldEngine: Sendable {
         for index in rig.cameras.indices {
             cameras[index].captureRotation = decideCaptureRotation(index, basis: bases[index], gravity: gravity, viewed: viewed)
         }
+        for index in rig.displays.indices {
+            screenAdvice[index] = ScreenAdvisor.advise(
+                rig.displays[index], occluded: displays[index].occluded, mountRotation: mountRotations[index], gravity: gravity,
+                pose: pose, minimumProjection: rig.tunables.rotationMinimumProjection, previous: screenAdvice[index])
+        }
 
         return FoldState(
             timeMilliseconds: timeMilliseconds, hingeAngles: angles, hingeSources: sources,
             posture: currentPosture, viewedDisplay: viewed, pinnedDisplay: pinnedDisplay,
             screenRotations: screenRotations, gravity: gravity, displays: displays, cameras: cameras,
-            virtualCamera: plan.source(rig: rig, state: displays, viewedDisplay: viewed))
+            virtualCamera: plan.source(rig: rig, state: displays, viewedDisplay: viewed),
+            screens: screenAdvice.compactMap { $0 })
     }
 
     private func availability(_ pose: RigPose) -> [CameraState] {

@@ -28,6 +28,20 @@ public enum TopicValues {
             return StateEncoder.virtualCamera(state.virtualCamera, rig: rig, plan: plan)
         case .readiness:
             return readiness.json
+        case .screens:
+            return .object([("displays", .object(rig.displays.indices.map { (rig.displays[$0].id, screen(state.screens[$0])) }))])
         }
+    }
+
+    /// One display's recommendation (docs/protocol.md, "screens").
+    static func screen(_ advice: ScreenAdvice) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("rotation", advice.rotation.map { .int($0) } ?? .null),
+            ("transform", advice.transform.map { .int($0) } ?? .null),
+        ]
+        if let reason = advice.noRotationReason { members.append(("rotationReason", .string(reason.rawValue))) }
+        members.append(("on", .bool(advice.on)))
+        if let reason = advice.offReason { members.append(("offReason", .string(reason.rawValue))) }
+        return .object(members)
     }
 }
