@@ -30,7 +30,8 @@ _foldcamctl() {
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
         --socket) socket=(--socket "${words[i + 1]}"); ((i++)) ;;
-        --json | --no-wait) ;;
+        --json | --no-wait | --dry-run) ;;
+        --compositor | --output) ((i++)) ;;
         *)
             if [[ -z $command ]]; then command=${words[i]}
             elif [[ -z $sub ]]; then sub=${words[i]}; args+=("${words[i]}")
@@ -47,7 +48,7 @@ _foldcamctl() {
         if [[ $cur == -* ]]; then
             COMPREPLY=($(compgen -W '--socket --json --help --version' -- "$cur"))
         else
-            COMPREPLY=($(compgen -W 'status devices directions watch metrics pin unpin rotation snapshot sim rig' -- "$cur"))
+            COMPREPLY=($(compgen -W 'status devices directions watch follow metrics pin unpin rotation snapshot sim rig' -- "$cur"))
         fi
         return
     fi
@@ -63,7 +64,13 @@ _foldcamctl() {
         if [[ $cur == -* ]]; then
             COMPREPLY=($(compgen -W '--no-wait' -- "$cur"))
         else
-            COMPREPLY=($(compgen -W 'directions posture devices virtualCamera readiness' -- "$cur"))
+            COMPREPLY=($(compgen -W 'directions posture devices virtualCamera readiness screens' -- "$cur"))
+        fi ;;
+    follow)
+        if [[ $prev == --compositor ]]; then
+            COMPREPLY=($(compgen -W 'sway wlroots kde gnome hyprland' -- "$cur"))
+        elif [[ $cur == -* ]]; then
+            COMPREPLY=($(compgen -W '--compositor --output --dry-run' -- "$cur"))
         fi ;;
     pin)
         if [[ $cur == -* ]]; then

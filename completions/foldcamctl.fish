@@ -56,6 +56,7 @@ complete -c foldcamctl -n "__foldcamctl_at" -a status -d 'rig, posture, hinges, 
 complete -c foldcamctl -n "__foldcamctl_at" -a devices -d 'the cameras the daemon knows'
 complete -c foldcamctl -n "__foldcamctl_at" -a directions -d "which cameras face each display's viewer"
 complete -c foldcamctl -n "__foldcamctl_at" -a watch -d 'one line per change, live'
+complete -c foldcamctl -n "__foldcamctl_at" -a follow -d 'apply the screens advice through the compositor'
 complete -c foldcamctl -n "__foldcamctl_at" -a metrics -d "the daemon's metrics (Prometheus text)"
 complete -c foldcamctl -n "__foldcamctl_at" -a pin -d 'pin the viewed display'
 complete -c foldcamctl -n "__foldcamctl_at" -a unpin -d 'undo pin'
@@ -66,8 +67,11 @@ complete -c foldcamctl -n "__foldcamctl_at" -a rig -d 'draw, show or list rigs'
 
 complete -c foldcamctl -n "__fish_seen_subcommand_from directions" -l display -x -a '(__foldcamctl_ids displays)' -d 'one display only'
 complete -c foldcamctl -n "__fish_seen_subcommand_from directions" -l output -x -d 'the display on one DRM output'
-complete -c foldcamctl -n "__fish_seen_subcommand_from watch" -a 'directions posture devices virtualCamera readiness'
+complete -c foldcamctl -n "__fish_seen_subcommand_from watch" -a 'directions posture devices virtualCamera readiness screens'
 complete -c foldcamctl -n "__fish_seen_subcommand_from watch" -l no-wait -d 'fail at once when the daemon is not running'
+complete -c foldcamctl -n "__fish_seen_subcommand_from follow" -l compositor -x -a 'sway wlroots kde gnome hyprland' -d 'the compositor to drive'
+complete -c foldcamctl -n "__fish_seen_subcommand_from follow" -l output -x -d 'display D is output OUTPUT (D=OUTPUT)'
+complete -c foldcamctl -n "__fish_seen_subcommand_from follow" -l dry-run -d 'print the commands without running them'
 complete -c foldcamctl -n "__foldcamctl_at pin" -a '(__foldcamctl_ids displays)'
 complete -c foldcamctl -n "__foldcamctl_at pin" -l persist -d 'keep the pin after foldcamctl exits and across restarts'
 complete -c foldcamctl -n "__foldcamctl_at rotation" -a '(__foldcamctl_ids displays)'

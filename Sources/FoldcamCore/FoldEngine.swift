@@ -29,6 +29,7 @@ public struct FoldEngine: Sendable {
     private var previewRotations: [[Int]]
     private var captureRotations: [Int?]
     private var posture: Int?
+    private var screenAdvice: [ScreenAdvice?]
 
     public private(set) var state: FoldState
 
@@ -53,10 +54,11 @@ public struct FoldEngine: Sendable {
         sides = Array(repeating: Array(repeating: nil, count: rig.cameras.count), count: rig.displays.count)
         previewRotations = Array(repeating: Array(repeating: 0, count: rig.cameras.count), count: rig.displays.count)
         captureRotations = Array(repeating: nil, count: rig.cameras.count)
+        screenAdvice = Array(repeating: nil, count: rig.displays.count)
         state = FoldState(
             timeMilliseconds: 0, hingeAngles: [], hingeSources: [], posture: 0, viewedDisplay: 0,
             pinnedDisplay: nil, screenRotations: [], gravity: nil, displays: [], cameras: [],
-            virtualCamera: VirtualCameraState(source: nil, noSourceReason: nil))
+            virtualCamera: VirtualCameraState(source: nil, noSourceReason: nil), screens: [])
         state = recompute()
     }
 
@@ -201,12 +203,18 @@ public struct FoldEngine: Sendable {
         for index in rig.cameras.indices {
             cameras[index].captureRotation = decideCaptureRotation(index, basis: bases[index], gravity: gravity, viewed: viewed)
         }
+        for index in rig.displays.indices {
+            screenAdvice[index] = ScreenAdvisor.advise(
+                rig.displays[index], occluded: displays[index].occluded, mountRotation: mountRotation(index).0, gravity: gravity,
+                pose: pose, minimumProjection: rig.tunables.rotationMinimumProjection, previous: screenAdvice[index])
+        }
 
         return FoldState(
             timeMilliseconds: timeMilliseconds, hingeAngles: angles, hingeSources: sources,
             posture: currentPosture, viewedDisplay: viewed, pinnedDisplay: pinnedDisplay,
             screenRotations: screenRotations, gravity: gravity, displays: displays, cameras: cameras,
-            virtualCamera: plan.source(rig: rig, state: displays, viewedDisplay: viewed))
+            virtualCamera: plan.source(rig: rig, state: displays, viewedDisplay: viewed),
+            screens: screenAdvice.compactMap { $0 })
     }
 
     private func availability(_ pose: RigPose) -> [CameraState] {

@@ -67,4 +67,7 @@ public struct FoldState: Sendable, Equatable {
     public var displays: [DisplayState]
     public var cameras: [CameraState]
     public var virtualCamera: VirtualCameraState
+    /// Per display, the recommended rotation and power (ScreenAdvisor): an output, never read
+    /// back as `screenRotations`, which is what the compositor reports.
+    public var screens: [ScreenAdvice]
 }

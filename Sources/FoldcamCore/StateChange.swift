@@ -10,6 +10,8 @@ public struct StateChange: Sendable, Equatable {
     /// Cameras whose availability or capture rotation changed.
     public var cameras: [Int] = []
     public var virtualCameraSource = false
+    /// Some display's recommended rotation or power changed.
+    public var screens = false
 
     public init() {}
 
@@ -22,10 +24,11 @@ public struct StateChange: Sendable, Equatable {
         }
         cameras = new.cameras.indices.filter { old.cameras[$0] != new.cameras[$0] }
         virtualCameraSource = old.virtualCamera != new.virtualCamera
+        screens = old.screens != new.screens
     }
 
     public var isEmpty: Bool {
-        !hinges && !posture && !viewedDisplay && displays.isEmpty && cameras.isEmpty && !virtualCameraSource
+        !hinges && !posture && !viewedDisplay && displays.isEmpty && cameras.isEmpty && !virtualCameraSource && !screens
     }
 
     /// The names of what changed, in a fixed order (also the socket's topic names where they match).
@@ -37,6 +40,7 @@ public struct StateChange: Sendable, Equatable {
         if !displays.isEmpty { names.append("directions") }
         if !cameras.isEmpty { names.append("cameras") }
         if virtualCameraSource { names.append("virtualCamera") }
+        if screens { names.append("screens") }
         return names
     }
 }

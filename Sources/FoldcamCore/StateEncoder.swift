@@ -13,6 +13,7 @@ public enum StateEncoder {
             ("cameras", .object(rig.cameras.indices.map { (rig.cameras[$0].id, camera(state.cameras[$0])) })),
             ("virtualCamera", virtualCamera(state.virtualCamera, rig: rig, plan: plan)),
             ("gravity", state.gravity.map { vector($0) } ?? .null),
+            ("screens", .object(rig.displays.indices.map { (rig.displays[$0].id, TopicValues.screen(state.screens[$0], output: rig.displays[$0].output?.connector)) })),
         ])
     }
 

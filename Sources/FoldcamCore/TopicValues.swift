@@ -46,6 +46,22 @@ public enum TopicValues {
             return StateEncoder.virtualCamera(state.virtualCamera, rig: rig, plan: plan)
         case .readiness:
             return readiness.json
+        case .screens:
+            return .object([("displays", .object(rig.displays.indices.map { (rig.displays[$0].id, screen(state.screens[$0], output: rig.displays[$0].output?.connector)) }))])
         }
+    }
+
+    /// One display's recommendation (docs/protocol.md, "screens").
+    /// `output`: the display's DRM connector when the rig names one, so a follower needs no map.
+    static func screen(_ advice: ScreenAdvice, output: String?) -> JSONValue {
+        var members: [(String, JSONValue)] = [
+            ("output", output.map { .string($0) } ?? .null),
+            ("rotation", advice.rotation.map { .int($0) } ?? .null),
+            ("transform", advice.transform.map { .int($0) } ?? .null),
+        ]
+        if let reason = advice.noRotationReason { members.append(("rotationReason", .string(reason.rawValue))) }
+        members.append(("on", .bool(advice.on)))
+        if let reason = advice.offReason { members.append(("offReason", .string(reason.rawValue))) }
+        return .object(members)
     }
 }

@@ -126,7 +126,7 @@ public enum WireProtocol {
 
 /// What clients can subscribe to. Each event carries the topic's full current value.
 public enum Topic: String, Sendable, CaseIterable, Comparable {
-    case directions, posture, devices, virtualCamera, readiness
+    case directions, posture, devices, virtualCamera, readiness, screens
 
     public static func < (a: Topic, b: Topic) -> Bool {
         allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!

@@ -195,6 +195,7 @@ final class Daemon {
         // A camera bound to a display changes with that display, whatever the viewed one does.
         if change.virtualCameraSource || (cameras > 1 && (!change.displays.isEmpty || !change.cameras.isEmpty)) { topics.append(.virtualCamera) }
         if change.virtualCameraSource || !change.cameras.isEmpty || !change.displays.isEmpty { topics.append(.readiness) }
+        if change.screens { topics.append(.screens) }
         return topics
     }
 

@@ -7,7 +7,7 @@ import FoldcamIO
 enum ControlCommandLine {
     /// Commands that talk to the daemon (they take --socket and --json).
     static let daemonCommands = [
-        "status", "devices", "directions", "watch", "pin", "unpin", "rotation", "snapshot", "metrics",
+        "status", "devices", "directions", "watch", "follow", "pin", "unpin", "rotation", "snapshot", "metrics",
         "sim hinge", "sim switch", "sim gravity", "sim accelerometer", "sim plug", "sim unplug", "sim busy", "sim sweep",
     ]
 
@@ -29,6 +29,8 @@ enum ControlCommandLine {
             CommandSpec("directions", arguments: "[D]", section: "talking to foldcamd", help: "which cameras face each display's viewer (or D's only)"),
             CommandSpec("watch", arguments: "[TOPIC ...]", section: "talking to foldcamd",
                         help: "one line per change, live; waits for the daemon to start and reconnects when it restarts (topics: \(Topic.allCases.map(\.rawValue).joined(separator: ", ")); default all)"),
+            CommandSpec("follow", section: "talking to foldcamd",
+                        help: "apply the screens topic's rotation and power advice through the compositor's own tool (swaymsg, wlr-randr, kscreen-doctor, gdbus for GNOME, hyprctl), one command per change; prints each request and the answer"),
             CommandSpec("pin", arguments: "D", section: "talking to foldcamd",
                         help: "pin the viewed display to D (a kiosk's window is on D): held while foldcamctl runs (made again after a daemon restart), or with --persist kept across restarts until unpin"),
             CommandSpec("unpin", section: "talking to foldcamd", help: "end the persisted pin: the posture decides the viewed display again"),
@@ -58,7 +60,12 @@ enum ControlCommandLine {
             OptionSpec("--json", commands: daemonCommands, global: true,
                        help: "print the daemon's JSON (one line) instead of tables, and errors as a JSON object on stdout; watch prints the raw event lines"),
             OptionSpec("--display", kind: .value("D"), commands: ["directions"], help: "only display D"),
-            OptionSpec("--output", kind: .value("NAME"), commands: ["directions"], help: "only the display on DRM output NAME (eDP-2)"),
+            OptionSpec("--compositor", kind: .value("NAME"), commands: ["follow"],
+                       help: "\(Compositor.allCases.map(\.rawValue).joined(separator: "|")) (default: found from SWAYSOCK, HYPRLAND_INSTANCE_SIGNATURE, XDG_CURRENT_DESKTOP, WAYLAND_DISPLAY)"),
+            // One option for two commands: the parser finds an option by its name.
+            OptionSpec("--output", kind: .repeated("NAME"), commands: ["directions", "follow"],
+                       help: "directions: only the display on DRM output NAME (eDP-2); follow: D=OUTPUT, display D is the compositor's output OUTPUT (lower=eDP-2), for displays whose output the daemon does not publish"),
+            OptionSpec("--dry-run", commands: ["follow"], help: "print the commands without running them"),
             OptionSpec("--persist", commands: ["pin"], help: "keep the pin after foldcamctl exits and across daemon restarts, until unpin"),
             OptionSpec("--no-wait", commands: ["watch"], help: "fail at once when the daemon is not running instead of waiting for it"),
             OptionSpec("--at", kind: .value("NS"), commands: ["snapshot"], help: "the CLOCK_MONOTONIC time of the frame, in nanoseconds (default now)"),

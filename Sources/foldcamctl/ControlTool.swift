@@ -38,6 +38,7 @@ enum ControlTool {
         case "devices": try await DevicesCommand.run(&arguments, daemon)
         case "directions": try await DirectionsCommand.run(&arguments, daemon)
         case "watch": try await WatchCommand.run(&arguments, daemon)
+        case "follow": try await FollowCommand.run(&arguments, daemon)
         case "pin": return try await PinCommand.pin(&arguments, daemon)
         case "unpin": try await PinCommand.unpin(&arguments, daemon)
         case "rotation": try await RotationCommand.run(&arguments, daemon)

@@ -12,7 +12,9 @@ enum DirectionsCommand {
             guard display == nil else { throw UsageError("directions: give the display once (D or --display D)") }
             display = positional
         }
-        let output = arguments.value("--output")
+        let outputs = arguments.values("--output")
+        guard outputs.count <= 1 else { throw UsageError("--output given more than once") }
+        let output = outputs.first
         try arguments.finish()
         if display != nil && output != nil { throw UsageError("directions: give --display or --output, not both") }
         var params: [(String, JSONValue)] = []

@@ -105,6 +105,13 @@ enum WatchCommand {
                 }
             }
             return parts.joined(separator: "; ")
+        case .screens?:
+            guard case let .object(displays)? = data["displays"] else { return data.compactText }
+            return displays.map { id, screen in
+                let rotation = screen["rotation"].flatMap { if case let .int(degrees) = $0 { "\(degrees)°" } else { nil } } ?? "?"
+                let power = screen["on"] == .bool(false) ? "off (\(screen["offReason"]?.stringValue ?? "?"))" : "on"
+                return "\(id) \(rotation) \(power)"
+            }.joined(separator: "; ")
         case nil:
             return data.compactText
         }

@@ -136,7 +136,7 @@ import Testing
         let small = duo.hinge("fold", 170)
         #expect(small.change.topics == ["hinges"])
         let closing = duo.hinge("fold", 0)
-        #expect(closing.change.topics == ["hinges", "posture", "viewedDisplay", "directions", "cameras", "virtualCamera"])
+        #expect(closing.change.topics == ["hinges", "posture", "viewedDisplay", "directions", "cameras", "virtualCamera", "screens"])
         #expect(closing.change.displays == [duo.rig.displayIndex("inner")!, duo.rig.displayIndex("outer")!])
         #expect(closing.change.cameras == [duo.rig.cameraIndex("inner-front")!])
         let same = duo.hinge("fold", 0)

@@ -6,7 +6,8 @@ import Testing
 /// Hostile and careless clients: oversized lines, garbage, too many clients, readers that stop.
 @Suite("foldcamd under abuse", .serialized)
 struct AbuseTests {
-    static let allTopics: JSONValue = .array(["directions", "posture", "devices", "virtualCamera", "readiness"].map { .string($0) })
+    static let topicNames = ["directions", "posture", "devices", "virtualCamera", "readiness", "screens"]
+    static let allTopics: JSONValue = .array(topicNames.map { .string($0) })
 
     static func hinge(_ angle: Double) -> JSONValue {
         .params(("hinge", .string("fold")), ("angle", .double(angle)))
@@ -171,7 +172,7 @@ struct AbuseTests {
             }
         }
         // The current values, at seq 0, right after the subscribe reply.
-        for _ in 0..<5 {
+        for _ in Self.topicNames {
             let event = try reader.nextEvent()
             if let topic = event["event"]?.stringValue, let data = event["data"] { lastByTopic[topic] = (0, data) }
         }
@@ -217,11 +218,11 @@ struct AbuseTests {
         let witness = try daemon.connect()
         _ = try witness.result("subscribe", .params(("topics", Self.allTopics)))
         var current: [String: JSONValue] = [:]
-        for _ in 0..<5 {
+        for _ in Self.topicNames {
             let event = try witness.nextEvent()
             if let topic = event["event"]?.stringValue { current[topic] = event["data"] }
         }
-        #expect(current.count == 5)
+        #expect(current.count == Self.topicNames.count)
         // θ is informational: the daemon does not publish when only θ moves (StateChange ignores
         // it), so the last directions event may carry an older θ. Everything a client acts on
         // must be final.
@@ -240,7 +241,7 @@ struct AbuseTests {
                 guard let line = stuck.readLine(timeout: .seconds(5)) else { break }
                 let message = try JSONParser.parse(line)
                 guard let topic = message["event"]?.stringValue, case let .int(seq)? = message["seq"] else { continue }
-                #expect(seq > stuckSeq || stuckEvents < 5, "seq must not go backwards for the slow client")
+                #expect(seq > stuckSeq || stuckEvents < Self.topicNames.count, "seq must not go backwards for the slow client")
                 stuckSeq = seq
                 stuckLast[topic] = message["data"]
                 stuckEvents += 1

@@ -28,7 +28,7 @@ struct ProtocolTests {
         #expect(hello["protocol"] == .int(1))
         #expect(hello["rig"] == .string("duo"))
         #expect(hello["mode"] == .string("simulate"))
-        #expect(hello["topics"] == .array(["directions", "posture", "devices", "virtualCamera", "readiness"].map { .string($0) }))
+        #expect(hello["topics"] == .array(["directions", "posture", "devices", "virtualCamera", "readiness", "screens"].map { .string($0) }))
         guard case let .array(methods)? = hello["methods"] else { throw HarnessError("hello has no methods: \(hello.compactText)") }
         #expect(methods.contains(.string("simulate.hinge")))
         #expect(methods.contains(.string("pinView")))
@@ -59,7 +59,7 @@ struct ProtocolTests {
     func subscribePinAndFold() throws {
         let daemon = try RunningDaemon()
         let client = try daemon.connect()
-        let topics = ["directions", "posture", "devices", "virtualCamera", "readiness"]
+        let topics = ["directions", "posture", "devices", "virtualCamera", "readiness", "screens"]
 
         let subscribed = try client.result("subscribe", .params(("topics", .array(topics.map { .string($0) }))))
         #expect(subscribed["topics"] == .array(topics.map { .string($0) }))
