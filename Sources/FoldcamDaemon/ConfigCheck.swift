@@ -43,6 +43,7 @@ public struct ConfigCheck: Sendable {
         }
         warnings += HingeAxisCheck.notes(for: rig)
         if config.cameraMode == .virtual {
+            notes += Self.poolExclusions(rig)
             // Loading already refused a follow naming no display: each one resolves here.
             let specs = config.virtualCameras
             let follows = (try? VirtualCameraSpec.resolve(specs, rig: rig)) ?? []
@@ -89,6 +90,14 @@ public struct ConfigCheck: Sendable {
         guard let text = try? FileContents.readAttribute(parameter, subject: "v4l2loopback", call: "max_buffers"),
               let buffers = Int(String(text.filter(\.isNumber))), buffers < ForwardingPlan.neededLoopbackBuffers else { return nil }
         return "v4l2loopback is loaded with max_buffers=\(buffers): the virtual camera will forward with one copy per frame, as zero-copy (virtualCameraForwarding \"auto\", the default) needs at least \(ForwardingPlan.neededLoopbackBuffers) (load it with max_buffers=\(ForwardingPlan.wantedLoopbackBuffers); or set \"virtualCameraForwarding\": \"copy\" to choose the copy)"
+    }
+
+    /// Each camera the rig keeps out of every virtual camera's pool, and why (an IR camera is,
+    /// by default): said, so a camera missing from the pool is not a surprise.
+    static func poolExclusions(_ rig: Rig) -> [String] {
+        rig.cameras.indices.compactMap { index in
+            VirtualCameraPlan.exclusion(of: index, in: rig).map { "camera \(rig.cameras[index].id) is kept out of the virtual camera's pool: \($0)" }
+        }
     }
 
     /// The virtual camera needs a mode every pool camera offers, in a pixel format the producer

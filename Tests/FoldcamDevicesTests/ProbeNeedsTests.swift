@@ -63,3 +63,21 @@ import Testing
         #expect(report.lacking.map(\.id) == ["rear-cam"])
     }
 }
+
+/// `--probe` lists an infrared camera as such, with why the virtual camera leaves it out (issue 27).
+@Suite struct ProbePoolExclusionTests {
+    @Test func anInfraredRigCameraIsListedAsKeptOutOfThePool() throws {
+        var text = try #require(RigPresets.json("duo"))
+        text = text.replacing("  \"cameras\": [\n", with: """
+              "cameras": [
+                {"id": "ir", "face": "right.A", "formats": [{"pixelFormats": ["GREY"], "width": 640, "height": 360, "fps": 30}]},
+
+            """)
+        let report = ProbeReport(rig: try RigDecoder.decode(json: text))
+        let ir = try #require(report.needs.first { $0.id == "ir" })
+        #expect(ir.poolExclusion == "infrared: every format it lists is greyscale (GREY); kept out by default (virtualCamera.excludeKinds)")
+        #expect(report.needs.filter { $0.kind == .camera && $0.id != "ir" }.allSatisfy { $0.poolExclusion == nil })
+        #expect(report.text.contains("kept out of the virtual camera's pool: infrared: every format it lists is greyscale (GREY)"), "\(report.text)")
+        #expect(report.json.prettyText.contains("\"poolExclusion\""))
+    }
+}
