@@ -7,17 +7,28 @@ public struct VirtualCameraPlan: Sendable, Equatable {
     public var follow: VirtualCameraFollow
     /// Camera indices, in rig order.
     public var pool: [Int]
-    /// The best mode in the intersection of the pool's modes; nil when they share none.
+    /// The best mode the pool shares that the output can take (`ModeChoice`); when none can
+    /// be, the best shared one (the producer refuses it: unsupportedFormat); nil when they
+    /// share none.
     public var format: CameraMode?
+    /// How the mode was chosen among the shared ones, and why the others were not.
+    public var modeChoice: ModeChoice
     /// True only when every pool camera delivers depth.
     public var depth: Bool
 
-    public init(rig: Rig, follow: VirtualCameraFollow = .viewed) {
+    public init(rig: Rig, follow: VirtualCameraFollow = .viewed, sink: SinkFormats = .producer) {
         self.follow = follow
         pool = VirtualCameraPlan.poolAndSamples(rig, follow: follow).pool
         let members = pool.map { rig.cameras[$0] }
-        format = VirtualCameraPlan.bestCommonMode(members.map(\.modes))
+        modeChoice = ModeChoice(members.map(\.modes), sink: sink)
+        format = modeChoice.mode ?? VirtualCameraPlan.bestCommonMode(members.map(\.modes))
         depth = !members.isEmpty && members.allSatisfy(\.hasDepth)
+    }
+
+    /// The pixel format the output is written in: the mode's own, or what it is decoded into.
+    public var outputPixelFormat: String? {
+        if case let .decoded(into)? = modeChoice.verdict { return into }
+        return format?.pixelFormat
     }
 
     /// Every camera forward (θ < 90°, not covered) for some followed, uncovered display at

@@ -48,7 +48,9 @@ public struct ConfigCheck: Sendable {
             let specs = config.virtualCameras
             let follows = (try? VirtualCameraSpec.resolve(specs, rig: rig)) ?? []
             for (spec, follow) in zip(specs, follows) {
-                errors += Self.formatProblems(rig, follow: follow, subject: specs.count == 1 ? "the virtual camera" : "virtual camera \"\(spec.id)\"")
+                let subject = specs.count == 1 ? "the virtual camera" : "virtual camera \"\(spec.id)\""
+                errors += Self.formatProblems(rig, follow: follow, subject: subject)
+                notes += Self.modeNotes(rig, follow: follow, subject: subject)
             }
         }
         if config.cameraMode == .virtual, config.virtualCameraForwarding == .auto, !simulate, let warning = Self.loopbackBufferWarning() {
@@ -112,10 +114,19 @@ public struct ConfigCheck: Sendable {
             }
             return ["\(subject)'s pool (\(plan.pool.map { rig.cameras[$0].id }.joined(separator: ", "))) shares no format (same pixel format and size): its readiness would stay interrupted (noCommonFormat). Give every pool camera one common format, or set \"cameraMode\": \"individual\". They offer:\n  " + offers.joined(separator: "\n  ")]
         }
-        guard let format = PixelFormat(rawValue: mode.pixelFormat), format.accepts(width: mode.width, height: mode.height) else {
-            return ["\(subject)'s format would be \(mode), which the producer cannot write (NV12 or YUYV, even width and height): its readiness would stay interrupted (unsupportedFormat)"]
+        guard plan.modeChoice.chosen != nil, let written = plan.outputPixelFormat, let format = PixelFormat(rawValue: written),
+              format.accepts(width: mode.width, height: mode.height) else {
+            return ["\(subject)'s format would be \(mode), which the producer cannot write (NV12 or YUYV, even width and height): its readiness would stay interrupted (unsupportedFormat); \(plan.modeChoice.explanation)"]
         }
         return []
+    }
+
+    /// Which mode the virtual camera takes and why the pool's other shared modes were not
+    /// taken (nothing when there is no pool or no shared mode: `formatProblems` says so).
+    static func modeNotes(_ rig: Rig, follow: VirtualCameraFollow = .viewed, subject: String = "the virtual camera") -> [String] {
+        let plan = VirtualCameraPlan(rig: rig, follow: follow)
+        guard !plan.pool.isEmpty, plan.modeChoice.chosen != nil else { return [] }
+        return ["\(subject): \(plan.modeChoice.explanation)"]
     }
 
     /// Errors, or warnings under `--strict`.

@@ -38,7 +38,7 @@ enum VirtualCameraSetup {
             return nil
         }
         guard let format = PixelFormat(rawValue: mode.pixelFormat), format.accepts(width: mode.width, height: mode.height) else {
-            log.error("\(label): format \(mode) is not one the producer handles (NV12, YUYV)")
+            log.error("\(label): format \(mode) is not one the producer handles (NV12, YUYV): \(plan.modeChoice.explanation)")
             problem(.unsupportedFormat)
             return nil
         }

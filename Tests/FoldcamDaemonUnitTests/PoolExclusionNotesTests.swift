@@ -29,3 +29,29 @@ import Testing
         #expect(ConfigCheck.poolExclusions(try RigDecoder.decode(json: try #require(RigPresets.json("duo")))).isEmpty)
     }
 }
+
+/// `--check-config` on the issue's UVC webcam (MJPG 1080p, MJPG+YUYV 720p, YUYV 480p) beside an
+/// IR camera: no unsupportedFormat, and a note saying which mode was chosen and why (issue 27).
+@Suite struct ModeNotesTests {
+    @Test func theWebcamPassesAndTheChosenModeIsExplained() throws {
+        let rig = try RigDecoder.decode(json: """
+            {"id": "laptop", "panels": [{"id": "base"}, {"id": "lid", "parent": "base",
+               "hinge": {"id": "lid", "axis": [1, 0, 0], "range": [0, 180], "initial": 110, "edge": "top"}}],
+             "displays": [{"id": "screen", "faces": ["lid.A"]}],
+             "cameras": [
+               {"id": "webcam", "face": "lid.A", "formats": [
+                 {"pixelFormats": ["MJPG"], "width": 1920, "height": 1080, "fps": 30},
+                 {"pixelFormats": ["MJPG", "YUYV"], "width": 1280, "height": 720, "fps": 30},
+                 {"pixelFormats": ["YUYV"], "width": 640, "height": 480, "fps": 30}]},
+               {"id": "ir", "face": "lid.A", "formats": [
+                 {"pixelFormats": ["GREY"], "width": 640, "height": 360, "fps": 30}]}],
+             "postures": [{"id": "open", "ranges": {}, "display": "screen"}]}
+            """)
+        #expect(ConfigCheck.formatProblems(rig).isEmpty, "\(ConfigCheck.formatProblems(rig))")
+        let notes = ConfigCheck.modeNotes(rig)
+        #expect(notes.count == 1)
+        #expect(notes.first?.hasPrefix("the virtual camera: mode YUYV 1280x720@30, written as captured") == true, "\(notes)")
+        #expect(notes.first?.contains("not chosen: MJPG 1920x1080@30 (the output writes NV12 or YUYV") == true, "\(notes)")
+        #expect(ConfigCheck.poolExclusions(rig).count == 1)
+    }
+}
