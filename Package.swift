@@ -10,7 +10,7 @@ import PackageDescription
 //   FoldcamV4L2                  -> Platform, CV4L2         the V4L2 vocabulary: one device owner, FourCC,
 //                                                           typed formats and controls
 //   FoldcamDevices               -> Core, IO, Platform, V4L2, CUdev, CLibInput
-//   FoldcamCapture               -> Core, Video, Platform, V4L2, CPNG
+//   FoldcamCapture               -> Core, Video, Platform, V4L2, CPNG, CTurboJPEG
 //   FoldcamDaemon                -> everything above;  FoldcamClient -> Core, Platform
 //   executables                  -> Daemon / Client / IO (thin)
 //
@@ -92,7 +92,10 @@ let package = Package(
         // only (libpng-dev): FoldcamCapture loads libpng with dlopen at the first snapshot.
         .systemLibrary(name: "CPNG"),
         // Video I/O: the v4l2loopback producer (mmap capture, loopback output) and PNG snapshots.
-        .target(name: "FoldcamCapture", dependencies: ["FoldcamVideo", "FoldcamPlatform", "FoldcamV4L2", "FoldcamCore", "CPNG"]),
+        // libjpeg-turbo's TurboJPEG API, for MJPG cameras; the header only (libturbojpeg0-dev):
+        // FoldcamCapture loads libturbojpeg with dlopen when a virtual camera decodes MJPG.
+        .systemLibrary(name: "CTurboJPEG"),
+        .target(name: "FoldcamCapture", dependencies: ["FoldcamVideo", "FoldcamPlatform", "FoldcamV4L2", "FoldcamCore", "CPNG", "CTurboJPEG"]),
         // The daemon: event loop, socket server, request handling. Executables stay thin.
         .target(name: "FoldcamDaemon", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamRender", "FoldcamVideo", "FoldcamCapture", "FoldcamDevices"]),
         // The client library kiosk code imports: requests, events, reconnecting direction maps.
@@ -116,7 +119,7 @@ let package = Package(
         .testTarget(name: "FoldcamPlatformTests", dependencies: ["FoldcamPlatform", "FoldcamIO"]),
         // The shared command-line parser and its generated usage text.
         .testTarget(name: "FoldcamIOTests", dependencies: ["FoldcamIO"]),
-        .testTarget(name: "FoldcamCaptureTests", dependencies: ["FoldcamCapture", "FoldcamCore", "FoldcamVideo", "FoldcamPlatform", "FoldcamV4L2"]),
+        .testTarget(name: "FoldcamCaptureTests", dependencies: ["FoldcamCapture", "FoldcamCore", "FoldcamVideo", "FoldcamPlatform", "FoldcamV4L2", "FoldcamTestSupport"]),
         // End-to-end: runs the built foldcamd binary (found next to the test bundle) as a child
         // process and talks to it over its real Unix socket.
         .testTarget(name: "FoldcamDaemonTests", dependencies: ["FoldcamCore", "FoldcamPlatform", "FoldcamTestSupport"]),
