@@ -103,7 +103,7 @@ let package = Package(
         .executableTarget(name: "foldcamd", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamDaemon"]),
         .executableTarget(name: "foldcamctl", dependencies: ["FoldcamCore", "FoldcamPlatform", "FoldcamIO", "FoldcamRender", "FoldcamClient"]),
         // Benchmarks of the decision core (docs/benchmarks.md).
-        .executableTarget(name: "FoldcamBench", dependencies: ["FoldcamCore", "FoldcamIO"]),
+        .executableTarget(name: "FoldcamBench", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamCapture", "FoldcamPlatform"]),
         // Socket figures: round trip vs an echo server, fan-out to 1,000 subscribers, idle RSS and
         // wake-ups of a running foldcamd (docs/benchmarks.md). Release build only.
         .executableTarget(name: "FoldcamSocketBench", dependencies: ["FoldcamPlatform", "FoldcamIO", "CLinuxShims"]),
