@@ -124,7 +124,7 @@ let package = Package(
         // process and talks to it over its real Unix socket.
         .testTarget(name: "FoldcamDaemonTests", dependencies: ["FoldcamCore", "FoldcamPlatform", "FoldcamTestSupport"]),
         // The daemon's wiring without a process: routing, the service group's start and stop order.
-        .testTarget(name: "FoldcamDaemonUnitTests", dependencies: ["FoldcamDaemon", "FoldcamCore", "FoldcamIO"]),
+        .testTarget(name: "FoldcamDaemonUnitTests", dependencies: ["FoldcamDaemon", "FoldcamCore", "FoldcamIO", "FoldcamCapture"]),
         .testTarget(name: "FoldcamDevicesTests", dependencies: ["FoldcamDevices", "FoldcamCore", "FoldcamPlatform", "FoldcamV4L2"]),
     ],
     swiftLanguageModes: [.v6]

@@ -27,6 +27,9 @@ public final class MJPEGDecoder {
         }
     }
 
+    /// Whether libturbojpeg.so.0 loads here (looked up once for the process).
+    public static var isAvailable: Bool { (try? LibTurboJPEG.load()) != nil }
+
     private let library: LibTurboJPEG
     private let handle: UnsafeMutableRawPointer
     /// Y, Cb and Cr planes of the last frame's size and subsampling.

@@ -104,8 +104,8 @@ public struct ConfigCheck: Sendable {
 
     /// The virtual camera needs a mode every pool camera offers, in a pixel format the producer
     /// writes; without one the daemon runs but its readiness can never be `ready`.
-    static func formatProblems(_ rig: Rig, follow: VirtualCameraFollow = .viewed, subject: String = "the virtual camera") -> [String] {
-        let plan = VirtualCameraPlan(rig: rig, follow: follow)
+    static func formatProblems(_ rig: Rig, follow: VirtualCameraFollow = .viewed, subject: String = "the virtual camera", sink: SinkFormats = .available) -> [String] {
+        let plan = VirtualCameraPlan(rig: rig, follow: follow, sink: sink)
         guard !plan.pool.isEmpty else { return [] }
         guard let mode = plan.format else {
             let offers = plan.pool.map { index in
@@ -123,8 +123,8 @@ public struct ConfigCheck: Sendable {
 
     /// Which mode the virtual camera takes and why the pool's other shared modes were not
     /// taken (nothing when there is no pool or no shared mode: `formatProblems` says so).
-    static func modeNotes(_ rig: Rig, follow: VirtualCameraFollow = .viewed, subject: String = "the virtual camera") -> [String] {
-        let plan = VirtualCameraPlan(rig: rig, follow: follow)
+    static func modeNotes(_ rig: Rig, follow: VirtualCameraFollow = .viewed, subject: String = "the virtual camera", sink: SinkFormats = .available) -> [String] {
+        let plan = VirtualCameraPlan(rig: rig, follow: follow, sink: sink)
         guard !plan.pool.isEmpty, plan.modeChoice.chosen != nil else { return [] }
         return ["\(subject): \(plan.modeChoice.explanation)"]
     }

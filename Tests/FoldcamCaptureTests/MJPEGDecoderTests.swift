@@ -1,6 +1,7 @@
 @testable import FoldcamCapture
 import FoldcamPlatform
 import FoldcamTestSupport
+import FoldcamV4L2
 import Testing
 
 /// `MJPEGDecoder` (issue 27, item 2) on JPEGs ffmpeg makes at test time from known pixels, at
@@ -13,7 +14,7 @@ import Testing
 
     /// Planar full-range frame at `chromaRows` chroma rows (32: 4:2:2, 16: 4:2:0), made into a
     /// one-frame MJPG by ffmpeg.
-    func jpeg(pixelFormat: String, chromaRows: Int, in directory: TemporaryDirectory) throws -> [UInt8] {
+    static func jpeg(pixelFormat: String, chromaRows: Int, in directory: TemporaryDirectory) throws -> [UInt8] {
         var planes: [UInt8] = []
         for row in 0..<Self.height { for x in 0..<Self.width { planes.append(UInt8(Self.strips[x / 16].y)); _ = row } }
         for component in 0..<2 {
@@ -48,7 +49,7 @@ import Testing
     @Test(arguments: [("yuvj422p", 32), ("yuvj420p", 16)])
     func everyPixelComesOutInLimitedRangeYUYV(pixelFormat: String, chromaRows: Int) throws {
         let directory = try TemporaryDirectory()
-        let yuyv = try decode(try jpeg(pixelFormat: pixelFormat, chromaRows: chromaRows, in: directory))
+        let yuyv = try decode(try Self.jpeg(pixelFormat: pixelFormat, chromaRows: chromaRows, in: directory))
         func limited(_ value: Int, span: Int) -> Int { 16 + (value * span + 127) / 255 }
         var worst = 0
         for row in 0..<Self.height {
@@ -65,13 +66,13 @@ import Testing
 
     @Test func aFrameOfAnotherSizeIsRefused() throws {
         let directory = try TemporaryDirectory()
-        let frame = try jpeg(pixelFormat: "yuvj422p", chromaRows: 32, in: directory)
+        let frame = try Self.jpeg(pixelFormat: "yuvj422p", chromaRows: 32, in: directory)
         #expect(throws: MJPEGDecoder.Failure.wrongSize(width: 64, height: 32, expected: (32, 32))) { try decode(frame, width: 32, height: 32) }
     }
 
     @Test func aTruncatedOrForeignFrameIsRefusedNotDecoded() throws {
         let directory = try TemporaryDirectory()
-        let frame = try jpeg(pixelFormat: "yuvj422p", chromaRows: 32, in: directory)
+        let frame = try Self.jpeg(pixelFormat: "yuvj422p", chromaRows: 32, in: directory)
         do {
             _ = try decode(Array("not a jpeg at all".utf8))
             Issue.record("text decoded as a JPEG")
@@ -86,5 +87,34 @@ import Testing
                 guard case .corrupt? = error as? MJPEGDecoder.Failure else { Issue.record("\(length) bytes: \(error)"); continue }
             }
         }
+    }
+}
+
+/// The producer with a camera whose best shared mode is MJPG only: it asks the camera for MJPG
+/// (one copy, no loopback pages) and writes the decoded frame, not the JPEG's bytes.
+@Suite struct ProducerMJPGTests {
+    typealias Producer = VirtualCameraProducerTests
+
+    @Test func anMJPGCameraIsDecodedIntoTheOutput() throws {
+        let directory = try TemporaryDirectory()
+        let jpeg = try MJPEGDecoderTests.jpeg(pixelFormat: "yuvj422p", chromaRows: 32, in: directory)
+        let sink = FakeWriteSink(), log = FakeCameraLog()
+        let configuration = VirtualCameraProducer.Configuration(outputNode: nil, format: .yuyv, width: MJPEGDecoderTests.width, height: MJPEGDecoderTests.height,
+                                                                fps: 50, decodesMJPG: true)
+        #expect(configuration.forwarding == .copy)
+        let producer = try VirtualCameraProducer(configuration: configuration, sink: sink, cameras: FakeMJPGOpener(jpeg: jpeg, log: log))
+        producer.send(.open(camera: "webcam", source: .device(node: "/fake/0")))
+        producer.send(.feed(camera: "webcam", rotation: 0))
+        producer.start()
+        var events = Producer.events(of: producer) { $0.contains(.firstFrame(camera: "webcam")) }
+        events += Producer.events(of: producer) { _ in producer.stats.framesFromCameras > 10 }
+        events += Producer.stop(producer)
+        // The first sample written is the first strip's luma, decoded and in limited range
+        // (a JPEG's first byte is 0xFF, the idle frame's near black).
+        let luma = 16 + (MJPEGDecoderTests.strips[0].y * 219 + 127) / 255
+        #expect(sink.written.withLock { $0.filter { abs(Int($0) - luma) <= 3 }.count } > 10)
+        #expect(!sink.written.withLock { $0.contains(0xFF) })
+        #expect(log.state.withLock { $0.opened.map(\.lent) } == [false])
+        #expect(!events.contains { if case .failed = $0 { return true } else { return false } })
     }
 }

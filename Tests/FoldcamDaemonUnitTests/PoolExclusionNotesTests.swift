@@ -1,4 +1,5 @@
 @testable import FoldcamDaemon
+import FoldcamCapture
 import FoldcamCore
 import Testing
 
@@ -47,11 +48,16 @@ import Testing
                  {"pixelFormats": ["GREY"], "width": 640, "height": 360, "fps": 30}]}],
              "postures": [{"id": "open", "ranges": {}, "display": "screen"}]}
             """)
-        #expect(ConfigCheck.formatProblems(rig).isEmpty, "\(ConfigCheck.formatProblems(rig))")
-        let notes = ConfigCheck.modeNotes(rig)
+        // Without libjpeg-turbo: YUYV 720p, the MJPG modes passed over.
+        #expect(ConfigCheck.formatProblems(rig, sink: .producer).isEmpty, "\(ConfigCheck.formatProblems(rig, sink: .producer))")
+        let notes = ConfigCheck.modeNotes(rig, sink: .producer)
         #expect(notes.count == 1)
         #expect(notes.first?.hasPrefix("the virtual camera: mode YUYV 1280x720@30, written as captured") == true, "\(notes)")
         #expect(notes.first?.contains("not chosen: MJPG 1920x1080@30 (the output writes NV12 or YUYV") == true, "\(notes)")
         #expect(ConfigCheck.poolExclusions(rig).count == 1)
+        // With it (installed for the tests): MJPG 1080p, decoded.
+        #expect(SinkFormats.available.decoded == ["MJPG": "YUYV"])
+        #expect(ConfigCheck.formatProblems(rig).isEmpty)
+        #expect(ConfigCheck.modeNotes(rig).first?.hasPrefix("the virtual camera: mode MJPG 1920x1080@30, decoded into YUYV") == true, "\(ConfigCheck.modeNotes(rig))")
     }
 }
