@@ -71,11 +71,12 @@ extension ProducerThread {
         fresh = true
     }
 
-    /// An MJPG frame: the fed camera's is decoded (it costs milliseconds, so no other camera's
-    /// is) and shown as a copy, turned on the way; the driver's buffer goes straight back. A
-    /// damaged frame is dropped, and the one before stays shown.
+    /// An MJPG frame: the fed camera's is decoded and shown as a copy, turned on the way, and a
+    /// camera another virtual camera shares is decoded for it; no other camera's is (it costs
+    /// milliseconds). The driver's buffer goes straight back. A damaged frame is dropped, and
+    /// the one before stays shown.
     private func useDecoded(_ buffer: DriverBuffer, timestamp: UInt64, from stream: any CameraSource, camera: String) throws(SystemCallError) {
-        guard camera == feeding else { return try stream.requeue(buffer.index) }
+        guard camera == feeding || shared.isHosted(camera) else { return try stream.requeue(buffer.index) }
         guard let decoder else {
             try stream.requeue(buffer.index)
             return fail(camera, reason: .error, message: decoderProblem ?? "no MJPG decoder")
@@ -96,10 +97,12 @@ extension ProducerThread {
             return
         }
         let transform = FrameTransform.Operation(rotation: hardwareFlip ? 0 : effectiveRotation(rotation), mirror: c.mirror)
+        let fed = camera == feeding
         decodedFrame.withUnsafeBytes { bytes in
-            shared.put(camera, bytes: bytes, count: bytes.count, timestamp: timestamp, flipped: hardwareFlip)
-            streams.giveBack(frame.copy(bytes, timestamp: timestamp, camera: camera, transform: transform))
+            shared.put(camera, bytes: bytes, count: bytes.count, timestamp: timestamp, flipped: hardwareFlip && fed)
+            if fed { streams.giveBack(frame.copy(bytes, timestamp: timestamp, camera: camera, transform: transform)) }
         }
+        guard fed else { return }
         freshTurned = false
         fresh = true
     }
