@@ -17,7 +17,7 @@ extension ProbeReport {
                 line("  Rotation", "\(descriptor.sensorRotation)° clockwise (from \(provenance?.rotationSource ?? "?"))")
                 line("  Type", "\(descriptor.deviceType); media \(descriptor.mediaTypes.joined(separator: ", "))\(CameraKind.isInfrared(descriptor.modes.map(\.pixelFormat)) ? "; infrared (every format greyscale)" : "")")
                 if let index = descriptor.rigCamera.flatMap(rig.cameraIndex), let why = VirtualCameraPlan.exclusion(of: index, in: rig) {
-                    line("  Virtual camera", "kept out of its pool: \(why)")
+                    line("  Pool", "kept out of the virtual camera's pool: \(why)")
                 }
                 line("  Formats", Self.formatSummary(descriptor.modes))
                 line("  Controls", provenance?.controls.isEmpty == false ? provenance!.controls.joined(separator: ", ") : "none of hflip, vflip, rotate")
