@@ -126,7 +126,15 @@ public struct ConfigCheck: Sendable {
     static func modeNotes(_ rig: Rig, follow: VirtualCameraFollow = .viewed, subject: String = "the virtual camera", sink: SinkFormats = .available) -> [String] {
         let plan = VirtualCameraPlan(rig: rig, follow: follow, sink: sink)
         guard !plan.pool.isEmpty, plan.modeChoice.chosen != nil else { return [] }
-        return ["\(subject): \(plan.modeChoice.explanation)"]
+        var notes = ["\(subject): \(plan.modeChoice.explanation)"]
+        // Said when libjpeg-turbo would give a better mode than the one chosen without it.
+        if sink.decoded["MJPG"] == nil {
+            let decoding = SinkFormats(direct: sink.direct, decoded: sink.decoded.merging(["MJPG": "YUYV"]) { current, _ in current })
+            if let better = VirtualCameraPlan(rig: rig, follow: follow, sink: decoding).format, better != plan.format {
+                notes.append("\(subject): with libjpeg-turbo installed (apt-get install libturbojpeg0) it would take \(better), decoded")
+            }
+        }
+        return notes
     }
 
     /// Errors, or warnings under `--strict`.
