@@ -10,7 +10,7 @@ import PackageDescription
 //   FoldcamV4L2                  -> Platform, CV4L2         the V4L2 vocabulary: one device owner, FourCC,
 //                                                           typed formats and controls
 //   FoldcamDevices               -> Core, IO, Platform, V4L2, CUdev, CLibInput
-//   FoldcamCapture               -> Core, Video, Platform, V4L2, CPNG
+//   FoldcamCapture               -> Core, Video, Platform, V4L2, CPNG, CTurboJPEG
 //   FoldcamDaemon                -> everything above;  FoldcamClient -> Core, Platform
 //   executables                  -> Daemon / Client / IO (thin)
 //
@@ -92,7 +92,10 @@ let package = Package(
         // only (libpng-dev): FoldcamCapture loads libpng with dlopen at the first snapshot.
         .systemLibrary(name: "CPNG"),
         // Video I/O: the v4l2loopback producer (mmap capture, loopback output) and PNG snapshots.
-        .target(name: "FoldcamCapture", dependencies: ["FoldcamVideo", "FoldcamPlatform", "FoldcamV4L2", "FoldcamCore", "CPNG"]),
+        // libjpeg-turbo's TurboJPEG API, for MJPG cameras; the header only (libturbojpeg0-dev):
+        // FoldcamCapture loads libturbojpeg with dlopen when a virtual camera decodes MJPG.
+        .systemLibrary(name: "CTurboJPEG"),
+        .target(name: "FoldcamCapture", dependencies: ["FoldcamVideo", "FoldcamPlatform", "FoldcamV4L2", "FoldcamCore", "CPNG", "CTurboJPEG"]),
         // The daemon: event loop, socket server, request handling. Executables stay thin.
         .target(name: "FoldcamDaemon", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamRender", "FoldcamVideo", "FoldcamCapture", "FoldcamDevices"]),
         // The client library kiosk code imports: requests, events, reconnecting direction maps.
@@ -100,7 +103,7 @@ let package = Package(
         .executableTarget(name: "foldcamd", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamDaemon"]),
         .executableTarget(name: "foldcamctl", dependencies: ["FoldcamCore", "FoldcamPlatform", "FoldcamIO", "FoldcamRender", "FoldcamClient"]),
         // Benchmarks of the decision core (docs/benchmarks.md).
-        .executableTarget(name: "FoldcamBench", dependencies: ["FoldcamCore", "FoldcamIO"]),
+        .executableTarget(name: "FoldcamBench", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamCapture", "FoldcamPlatform"]),
         // Socket figures: round trip vs an echo server, fan-out to 1,000 subscribers, idle RSS and
         // wake-ups of a running foldcamd (docs/benchmarks.md). Release build only.
         .executableTarget(name: "FoldcamSocketBench", dependencies: ["FoldcamPlatform", "FoldcamIO", "CLinuxShims"]),
@@ -116,12 +119,12 @@ let package = Package(
         .testTarget(name: "FoldcamPlatformTests", dependencies: ["FoldcamPlatform", "FoldcamIO"]),
         // The shared command-line parser and its generated usage text.
         .testTarget(name: "FoldcamIOTests", dependencies: ["FoldcamIO"]),
-        .testTarget(name: "FoldcamCaptureTests", dependencies: ["FoldcamCapture", "FoldcamCore", "FoldcamVideo", "FoldcamPlatform", "FoldcamV4L2"]),
+        .testTarget(name: "FoldcamCaptureTests", dependencies: ["FoldcamCapture", "FoldcamCore", "FoldcamVideo", "FoldcamPlatform", "FoldcamV4L2", "FoldcamTestSupport"]),
         // End-to-end: runs the built foldcamd binary (found next to the test bundle) as a child
         // process and talks to it over its real Unix socket.
         .testTarget(name: "FoldcamDaemonTests", dependencies: ["FoldcamCore", "FoldcamPlatform", "FoldcamTestSupport"]),
         // The daemon's wiring without a process: routing, the service group's start and stop order.
-        .testTarget(name: "FoldcamDaemonUnitTests", dependencies: ["FoldcamDaemon", "FoldcamCore", "FoldcamIO"]),
+        .testTarget(name: "FoldcamDaemonUnitTests", dependencies: ["FoldcamDaemon", "FoldcamCore", "FoldcamIO", "FoldcamCapture"]),
         .testTarget(name: "FoldcamDevicesTests", dependencies: ["FoldcamDevices", "FoldcamCore", "FoldcamPlatform", "FoldcamV4L2"]),
     ],
     swiftLanguageModes: [.v6]

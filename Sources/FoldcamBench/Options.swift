@@ -20,6 +20,7 @@ struct Options {
         summary: "Times the decision core (FoldEngine) on the duo preset and on a generated large rig (8 panels in a chain, 16 cameras, 6 displays) and checks heap growth. Build it in release: swift run -c release foldcam-bench. Progress goes to stderr; missed targets are reported, not errors.",
         commands: [
             CommandSpec("run", section: "modes", help: "time every figure and print them"),
+            CommandSpec("mjpeg", section: "modes", help: "time decoding an MJPG camera's frames at 720p and 1080p against ffmpeg on the same stream (needs ffmpeg and libturbojpeg0)"),
             CommandSpec("--print-large-rig", section: "modes", help: "print the large rig's JSON document and exit"),
             CommandSpec("--help", aliases: ["-h"], section: "modes", help: "print this text"),
         ],
@@ -29,6 +30,7 @@ struct Options {
             OptionSpec("--heap-iterations", kind: .value("N"), commands: ["run"],
                        help: "full recomputes between the heap readings (default 1000000; 0 skips)"),
             OptionSpec("--json", commands: ["run"], help: "print the figures as one JSON object instead of a table"),
+            OptionSpec("--frames", kind: .value("N"), commands: ["mjpeg"], help: "frames in each size's stream (default 120; each is decoded 3 times after one warm-up pass)"),
         ],
         defaultCommand: "run",
         exitCodes: [ExitCode(0, "the figures were printed"), ExitCode(1, "the benchmark itself failed"), ExitCode(2, "bad arguments")]
@@ -42,6 +44,12 @@ struct Options {
         options.heapIterations = try count(parsed, "--heap-iterations", minimum: 0) ?? options.heapIterations
         options.json = parsed.flag("--json")
         return options
+    }
+
+    /// `mjpeg`'s stream length.
+    static func frames(_ parsed: ParsedArguments) throws(UsageError) -> Int {
+        try parsed.finish()
+        return try count(parsed, "--frames", minimum: 1) ?? 120
     }
 
     /// Digits may be grouped with _ or , (200_000).

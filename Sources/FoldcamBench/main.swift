@@ -2,7 +2,7 @@ import FoldcamCore
 import FoldcamIO
 import Glibc
 
-// foldcam-bench: figures for the decision core. See docs/benchmarks.md.
+// foldcam-bench: figures for the decision core, and MJPG decoding (mjpeg). See docs/benchmarks.md.
 
 let options: Options
 do {
@@ -11,6 +11,15 @@ do {
     case "--help":
         print(UsageText.render(Options.spec))
         exit(0)
+    case "mjpeg":
+        let frames = try Options.frames(parsed)
+        do {
+            print(MJPEGBench.table(try MJPEGBench.run(frames: frames, rounds: 3)))
+            exit(0)
+        } catch {
+            StandardError.write("foldcam-bench: \(error)\n")
+            exit(1)
+        }
     case "--print-large-rig":
         try parsed.finish()
         print(LargeRig.json())

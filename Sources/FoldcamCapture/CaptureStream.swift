@@ -16,7 +16,8 @@ final class CaptureStream {
     private let device: V4L2Device
     private var buffers: [(address: UnsafeMutableRawPointer, length: Int)] = []
     private var streaming = false
-    let format: PixelFormat
+    /// What the camera delivers (the output's format, or MJPG the producer decodes).
+    let fourCC: FourCC
     let width: Int
     let height: Int
     /// Whether the sensor can flip itself (a 180° turn then costs nothing).
@@ -37,16 +38,16 @@ final class CaptureStream {
     /// device cannot deliver exactly that mode.
     /// `lending`: capture into these loopback pages (zero-copy) instead of the driver's own
     /// buffers; a camera that refuses throws, and the caller opens it again without.
-    init(camera: String, node: String, format: PixelFormat, width: Int, height: Int, fps: Double, bufferCount: UInt32 = 4, lending: LentPages? = nil) throws(SystemCallError) {
+    init(camera: String, node: String, fourCC: FourCC, width: Int, height: Int, fps: Double, bufferCount: UInt32 = 4, lending: LentPages? = nil) throws(SystemCallError) {
         self.camera = camera
-        self.format = format
+        self.fourCC = fourCC
         self.width = width
         self.height = height
         device = try V4L2Device(node: node, access: .kernel, nonBlocking: true)
         canFlip = device.canFlip()
-        let negotiated = try device.setFormat(V4L2Capture.self, fourCC: format.fourCC, width: width, height: height)
-        guard negotiated.width == width, negotiated.height == height, negotiated.fourCC == format.fourCC else {
-            throw SystemCallError("VIDIOC_S_FMT \(format.rawValue) \(width)x\(height) (device offered \(negotiated.width)x\(negotiated.height))", .invalidArgument, subject: node)
+        let negotiated = try device.setFormat(V4L2Capture.self, fourCC: fourCC, width: width, height: height)
+        guard negotiated.width == width, negotiated.height == height, negotiated.fourCC == fourCC else {
+            throw SystemCallError("VIDIOC_S_FMT \(fourCC) \(width)x\(height) (device offered \(negotiated.fourCC) \(negotiated.width)x\(negotiated.height))", .invalidArgument, subject: node)
         }
         // Not every driver takes a rate (a TV input has its standard's): best effort.
         try? device.setFrameRate(V4L2Capture.self, fps: fps)

@@ -55,9 +55,9 @@ final class CaptureStreamSetup: Sendable {
     /// `bufferCount`: the driver buffers each stream asks for (enough for the producer to hold
     /// a snapshot ring's worth of them).
     /// `opener`: how cameras are opened (V4L2 unless a test's).
-    init(format: PixelFormat, width: Int, height: Int, fps: Double, bufferCount: UInt32 = 4, frames: HeldFrames? = nil,
+    init(format: PixelFormat, width: Int, height: Int, fps: Double, capturesMJPG: Bool = false, bufferCount: UInt32 = 4, frames: HeldFrames? = nil,
          opener: any CameraSourceOpener = V4L2CameraOpener()) throws(SystemCallError) {
-        mode = StreamMode(format: format, width: width, height: height, fps: fps)
+        mode = StreamMode(format: format, width: width, height: height, fps: fps, capturesMJPG: capturesMJPG)
         self.opener = opener
         self.bufferCount = bufferCount
         self.frames = frames

@@ -1,4 +1,5 @@
 import FoldcamPlatform
+import FoldcamV4L2
 import FoldcamVideo
 
 /// What the producer needs of a camera's stream, whatever delivers it: V4L2 (`CaptureStream`)
@@ -34,6 +35,11 @@ struct StreamMode: Sendable, Equatable {
     var width: Int
     var height: Int
     var fps: Double
+    /// The camera delivers MJPG at this size, which the producer decodes into `format`.
+    var capturesMJPG = false
+
+    /// The pixel format asked of the camera.
+    var captureFourCC: FourCC { capturesMJPG ? FourCC("MJPG") : format.fourCC }
 }
 
 /// Opens camera sources (on the setup thread: it may block for hundreds of milliseconds).
@@ -46,7 +52,7 @@ protocol CameraSourceOpener: Sendable {
 /// V4L2 cameras (`CaptureStream`).
 struct V4L2CameraOpener: CameraSourceOpener {
     func open(camera: String, node: String, mode: StreamMode, bufferCount: UInt32, lending: LentPages?) throws(SystemCallError) -> any CameraSource {
-        try CaptureStream(camera: camera, node: node, format: mode.format, width: mode.width, height: mode.height, fps: mode.fps, bufferCount: bufferCount, lending: lending)
+        try CaptureStream(camera: camera, node: node, fourCC: mode.captureFourCC, width: mode.width, height: mode.height, fps: mode.fps, bufferCount: bufferCount, lending: lending)
     }
 }
 

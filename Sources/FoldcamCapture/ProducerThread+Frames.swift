@@ -44,6 +44,7 @@ extension ProducerThread {
     /// copied, turned on the way; other cameras' (pre-warmed) and short frames go straight back.
     private func use(_ buffer: DriverBuffer, timestamp: UInt64, from stream: any CameraSource, camera: String) throws(SystemCallError) {
         let c = configuration
+        if c.decodesMJPG { return try useDecoded(buffer, timestamp: timestamp, from: stream, camera: camera) }
         let frameBytes = c.format.byteCount(width: c.width, height: c.height)
         let transform = FrameTransform.Operation(rotation: hardwareFlip ? 0 : effectiveRotation(rotation), mirror: c.mirror)
         shared.put(camera, bytes: buffer.bytes, count: frameBytes, timestamp: timestamp, flipped: hardwareFlip && camera == feeding)
@@ -67,6 +68,42 @@ extension ProducerThread {
             try stream.requeue(buffer.index)
             freshTurned = false
         }
+        fresh = true
+    }
+
+    /// An MJPG frame: the fed camera's is decoded and shown as a copy, turned on the way, and a
+    /// camera another virtual camera shares is decoded for it; no other camera's is (it costs
+    /// milliseconds). The driver's buffer goes straight back. A damaged frame is dropped, and
+    /// the one before stays shown.
+    private func useDecoded(_ buffer: DriverBuffer, timestamp: UInt64, from stream: any CameraSource, camera: String) throws(SystemCallError) {
+        guard camera == feeding || shared.isHosted(camera) else { return try stream.requeue(buffer.index) }
+        guard let decoder else {
+            try stream.requeue(buffer.index)
+            return fail(camera, reason: .error, message: decoderProblem ?? "no MJPG decoder")
+        }
+        let c = configuration
+        var failure: MJPEGDecoder.Failure?
+        decodedFrame.withUnsafeMutableBytes { out in
+            do throws(MJPEGDecoder.Failure) {
+                try decoder.decode(buffer.bytes, width: c.width, height: c.height, into: out)
+            } catch {
+                failure = error
+            }
+        }
+        try stream.requeue(buffer.index)
+        if let failure {
+            if !toldDamagedFrame { producer.events.post(.degraded(message: "\(camera): dropped an MJPG frame (\(failure)); later ones are dropped without a word")) }
+            toldDamagedFrame = true
+            return
+        }
+        let transform = FrameTransform.Operation(rotation: hardwareFlip ? 0 : effectiveRotation(rotation), mirror: c.mirror)
+        let fed = camera == feeding
+        decodedFrame.withUnsafeBytes { bytes in
+            shared.put(camera, bytes: bytes, count: bytes.count, timestamp: timestamp, flipped: hardwareFlip && fed)
+            if fed { streams.giveBack(frame.copy(bytes, timestamp: timestamp, camera: camera, transform: transform)) }
+        }
+        guard fed else { return }
+        freshTurned = false
         fresh = true
     }
 

@@ -33,6 +33,13 @@ final class ProducerThread: @unchecked Sendable {
     var rotation = 0
     var hardwareFlip = false
     var frame: OutputFrame
+    /// Decodes the fed camera's MJPG frames (`configuration.decodesMJPG`) into `decodedFrame`;
+    /// nil when libjpeg-turbo did not load (`decoderProblem` says why).
+    var decoder: MJPEGDecoder?
+    var decoderProblem: String?
+    var decodedFrame: [UInt8] = []
+    /// A damaged MJPG frame is dropped; the first is told (for the journal), not every one.
+    var toldDamagedFrame = false
     /// Drawn once: switching to it is then a copy, not a drawing.
     let unavailable: VideoFrame
     let idleFrame: VideoFrame
@@ -65,6 +72,14 @@ final class ProducerThread: @unchecked Sendable {
         frame = OutputFrame(idleFrame, frames: producer.frames)
         streams = CameraStreams(setup: producer.setup)
         policy = ForwardingPolicy()
+        if c.decodesMJPG {
+            do {
+                decoder = try MJPEGDecoder()
+            } catch {
+                decoderProblem = "\(error)"
+            }
+            decodedFrame = [UInt8](repeating: 0, count: c.format.byteCount(width: c.width, height: c.height))
+        }
     }
 
     func run() {

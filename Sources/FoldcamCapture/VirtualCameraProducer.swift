@@ -33,15 +33,20 @@ public final class VirtualCameraProducer: Sendable {
         public var mirror: Bool
         /// Zero-copy where the drivers allow it, or always one copy (`ForwardingPlan`).
         public var forwarding: DaemonConfig.VirtualCameraForwarding
+        /// Cameras deliver MJPG, decoded into `format` (YUYV) with one copy per frame
+        /// (`MJPEGDecoder`; a compressed frame cannot be captured into a loopback page).
+        public var decodesMJPG: Bool
 
-        public init(outputNode: String?, format: PixelFormat, width: Int, height: Int, fps: Double, mirror: Bool = false, forwarding: DaemonConfig.VirtualCameraForwarding = .auto) {
+        public init(outputNode: String?, format: PixelFormat, width: Int, height: Int, fps: Double, mirror: Bool = false,
+                    forwarding: DaemonConfig.VirtualCameraForwarding = .auto, decodesMJPG: Bool = false) {
             self.outputNode = outputNode
             self.format = format
             self.width = width
             self.height = height
             self.fps = fps
             self.mirror = mirror
-            self.forwarding = forwarding
+            self.forwarding = decodesMJPG ? .copy : forwarding
+            self.decodesMJPG = decodesMJPG
         }
     }
 
@@ -127,7 +132,7 @@ public final class VirtualCameraProducer: Sendable {
         // output on top and two left queued for the driver to fill meanwhile.
         setup = try CaptureStreamSetup(
             format: configuration.format, width: configuration.width, height: configuration.height, fps: configuration.fps,
-            bufferCount: UInt32(frames.capacity + Self.buffersBeyondRing), frames: frames, opener: cameras)
+            capturesMJPG: configuration.decodesMJPG, bufferCount: UInt32(frames.capacity + Self.buffersBeyondRing), frames: frames, opener: cameras)
     }
 
     /// Driver buffers a stream needs besides the ring's: the shown one, two for the driver.

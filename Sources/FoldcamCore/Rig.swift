@@ -124,14 +124,42 @@ public struct Camera: Sendable {
     public var hasDepth: Bool { mediaTypes.contains("depth") }
 
     /// An infrared camera (face login, say): every format it declares is greyscale. It can never
-    /// share a format with a colour camera, so the virtual camera's pool leaves it out (it keeps
-    /// its directions, for apps that open it themselves).
-    public var isInfrared: Bool {
-        !modes.isEmpty && modes.allSatisfy { Self.greyscaleFormats.contains(String($0.pixelFormat.prefix { $0 != " " })) }
+    /// share a format with a colour camera, so the virtual camera's pool leaves it out by
+    /// default (`VirtualCameraConfig.excludeKinds`; it keeps its directions, for apps that open
+    /// it themselves).
+    public var isInfrared: Bool { CameraKind.isInfrared(modes.map(\.pixelFormat)) }
+
+    /// What the camera is, as `virtualCamera.excludeKinds` names it.
+    public var kinds: [CameraKind] {
+        (isInfrared ? [.infrared] : []) + (hasDepth ? [.depth] : [])
     }
+}
+
+/// What a camera is, beyond colour video: a kind the virtual camera's pool can leave out.
+public enum CameraKind: String, Sendable, CaseIterable {
+    /// Every format greyscale (`GREY`, `Y8`, `Y16`, ...): an IR face-login sensor.
+    case infrared
+    /// `mediaTypes` includes depth.
+    case depth
 
     /// V4L2's greyscale FourCCs (trailing spaces dropped): what IR sensors deliver.
     static let greyscaleFormats: Set<String> = ["GREY", "Y4", "Y6", "Y8", "Y10", "Y12", "Y14", "Y16", "Y8I", "Y10B", "Y12I", "Y16I"]
+
+    /// Whether every one of these FourCCs ("Y16 ", "GREY", "Y16 -BE") is greyscale, and there is one.
+    public static func isInfrared(_ pixelFormats: [String]) -> Bool {
+        !pixelFormats.isEmpty && pixelFormats.allSatisfy { greyscaleFormats.contains(String($0.prefix { $0 != " " })) }
+    }
+
+    /// Why a camera of this kind is what it is, for people.
+    public func evidence(_ camera: Camera) -> String {
+        switch self {
+        case .infrared:
+            var seen: [String] = []
+            for format in camera.modes.map(\.pixelFormat) where !seen.contains(format) { seen.append(format) }
+            return "infrared: every format it lists is greyscale (\(seen.joined(separator: ", ")))"
+        case .depth: return "depth: its mediaTypes include depth"
+        }
+    }
 }
 
 public struct Accelerometer: Sendable {
@@ -186,4 +214,10 @@ public struct VirtualCameraConfig: Sendable {
     public var preferDeviceTypes: [String]
     /// Mirror captured frames (off by default: captures are not mirrored).
     public var mirror: Bool
+    /// Cameras (indices) never in the pool, by the rig's word (`virtualCamera.exclude`).
+    public var exclude: [Int] = []
+    /// Kinds of camera never in the pool (`virtualCamera.excludeKinds`; infrared by default).
+    public var excludeKinds: [CameraKind] = VirtualCameraConfig.defaultExcludeKinds
+
+    public static let defaultExcludeKinds: [CameraKind] = [.infrared]
 }

@@ -56,7 +56,8 @@ public enum RigDecoder {
         let postures = decodeList(root, "postures", required: true, limit: RigLimits.postures) { decodePosture($0, hingeIDs, displayIDs) }
         let switches = decodeSwitches(root.field("switches"), hingeIDs)
         let tunables = decodeTunables(root.field("tunables"))
-        let virtualCamera = decodeVirtualCamera(root.field("virtualCamera"), displayIDs: displayIDs)
+        let cameraIDs = IDTable(decoded: cameras.map(\.id), declared: declared.cameras)
+        let virtualCamera = decodeVirtualCamera(root.field("virtualCamera"), displayIDs: displayIDs, cameraIDs: cameraIDs)
 
         checkUnique(root, "panels", declared.panels)
         checkUnique(root, "hinges", declared.hinges, pathOf: { declared.hingePaths[$0] })
@@ -479,11 +480,11 @@ public enum RigDecoder {
         return tunables
     }
 
-    private static func decodeVirtualCamera(_ cursor: JSONCursor?, displayIDs: IDTable) -> VirtualCameraConfig? {
+    private static func decodeVirtualCamera(_ cursor: JSONCursor?, displayIDs: IDTable, cameraIDs: IDTable) -> VirtualCameraConfig? {
         var config = VirtualCameraConfig(follow: Array(displayIDs.decoded.indices), preferDeviceTypes: [], mirror: false)
         guard let cursor else { return config }
         guard cursor.isObject() else { return nil }
-        cursor.checkKeys(["follow", "preferDeviceTypes", "mirror"])
+        cursor.checkKeys(["follow", "preferDeviceTypes", "mirror", "exclude", "excludeKinds"])
         var valid = true
         if let follow = cursor.field("follow"), let entries = follow.array() {
             let indices = entries.compactMap { $0.reference(displayIDs, kind: "display") }
@@ -500,6 +501,27 @@ public enum RigDecoder {
             if strings.count == types.count { config.preferDeviceTypes = strings }
         }
         if let mirror = cursor.field("mirror")?.bool() { config.mirror = mirror }
+        if let exclude = cursor.field("exclude"), let entries = exclude.array(limit: RigLimits.cameras, kind: "exclude") {
+            config.exclude = entries.compactMap { entry in
+                guard let id = entry.string() else { return nil }
+                if let index = cameraIDs.decoded.firstIndex(of: id) { return index }
+                if !cameraIDs.declared.contains(id) {
+                    entry.collector.add(entry.path, "unknown camera \(ClientText.quoted(id))\(NearestName.hint(for: id, among: cameraIDs.declared)) (cameras: \(listing(cameraIDs.declared)))")
+                }
+                return nil
+            }
+        }
+        if let kinds = cursor.field("excludeKinds"), let entries = kinds.array(limit: CameraKind.allCases.count * 2, kind: "excludeKinds") {
+            let names = CameraKind.allCases.map(\.rawValue)
+            config.excludeKinds = entries.compactMap { entry in
+                guard let name = entry.string() else { return nil }
+                guard let kind = CameraKind(rawValue: name) else {
+                    entry.collector.add(entry.path, "unknown camera kind \(ClientText.quoted(name))\(NearestName.hint(for: name, among: names)) (kinds: \(names.joined(separator: ", ")))")
+                    return nil
+                }
+                return kind
+            }
+        }
         return valid ? config : nil
     }
 }

@@ -7,23 +7,45 @@ public struct VirtualCameraPlan: Sendable, Equatable {
     public var follow: VirtualCameraFollow
     /// Camera indices, in rig order.
     public var pool: [Int]
-    /// The best mode in the intersection of the pool's modes; nil when they share none.
+    /// The best mode the pool shares that the output can take (`ModeChoice`); when none can
+    /// be, the best shared one (the producer refuses it: unsupportedFormat); nil when they
+    /// share none.
     public var format: CameraMode?
+    /// How the mode was chosen among the shared ones, and why the others were not.
+    public var modeChoice: ModeChoice
     /// True only when every pool camera delivers depth.
     public var depth: Bool
 
-    public init(rig: Rig, follow: VirtualCameraFollow = .viewed) {
+    public init(rig: Rig, follow: VirtualCameraFollow = .viewed, sink: SinkFormats = .producer) {
         self.follow = follow
         pool = VirtualCameraPlan.poolAndSamples(rig, follow: follow).pool
         let members = pool.map { rig.cameras[$0] }
-        format = VirtualCameraPlan.bestCommonMode(members.map(\.modes))
+        modeChoice = ModeChoice(members.map(\.modes), sink: sink)
+        format = modeChoice.mode ?? VirtualCameraPlan.bestCommonMode(members.map(\.modes))
         depth = !members.isEmpty && members.allSatisfy(\.hasDepth)
+    }
+
+    /// The pixel format the output is written in: the mode's own, or what it is decoded into.
+    public var outputPixelFormat: String? {
+        if case let .decoded(into)? = modeChoice.verdict { return into }
+        return format?.pixelFormat
     }
 
     /// Every camera forward (θ < 90°, not covered) for some followed, uncovered display at
     /// some of the hinge settings `HingeSamples` visits (a fixed budget, whatever the rig),
-    /// except infrared cameras (`Camera.isInfrared`), which share no format with the others.
+    /// except those the rig keeps out (`exclusion(of:in:)`: infrared ones by default).
     static func pool(_ rig: Rig) -> [Int] { poolAndSamples(rig).pool }
+
+    /// Why camera `index` is never in any pool of `rig`, for people; nil when it may join.
+    /// By id (`virtualCamera.exclude`) first, then by kind (`virtualCamera.excludeKinds`).
+    public static func exclusion(of index: Int, in rig: Rig) -> String? {
+        let camera = rig.cameras[index]
+        if rig.virtualCamera.exclude.contains(index) { return "listed in virtualCamera.exclude" }
+        guard let kind = camera.kinds.first(where: rig.virtualCamera.excludeKinds.contains) else { return nil }
+        let rule = rig.virtualCamera.excludeKinds == VirtualCameraConfig.defaultExcludeKinds && kind == .infrared
+            ? "kept out by default (virtualCamera.excludeKinds)" : "virtualCamera.excludeKinds has \(kind.rawValue)"
+        return "\(kind.evidence(camera)); \(rule)"
+    }
 
     /// The displays whose viewers the camera may show.
     static func displays(_ rig: Rig, follow: VirtualCameraFollow) -> [Int] {
@@ -36,8 +58,9 @@ public struct VirtualCameraPlan: Sendable, Equatable {
     /// The pool and how many hinge settings were looked at (stops once every camera is in).
     static func poolAndSamples(_ rig: Rig, follow: VirtualCameraFollow = .viewed) -> (pool: [Int], samples: Int) {
         let followed = displays(rig, follow: follow)
-        // An infrared camera never joins: counted as in, left out of the result.
-        var member = rig.cameras.map(\.isInfrared)
+        // An excluded camera never joins: counted as in, left out of the result.
+        let excluded = rig.cameras.indices.map { exclusion(of: $0, in: rig) != nil }
+        var member = excluded
         var missing = member.filter { !$0 }.count
         let samples = HingeSamples.forEach(rig) { angles in
             let pose = RigPose(rig: rig, angles: angles)
@@ -54,7 +77,7 @@ public struct VirtualCameraPlan: Sendable, Equatable {
             }
             return missing > 0
         }
-        return (member.indices.filter { member[$0] && !rig.cameras[$0].isInfrared }, samples)
+        return (member.indices.filter { member[$0] && !excluded[$0] }, samples)
     }
 
     /// Intersection by (pixel format, size); each size's rate is the lowest of the cameras'

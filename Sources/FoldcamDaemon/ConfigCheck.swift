@@ -44,11 +44,14 @@ public struct ConfigCheck: Sendable {
         }
         warnings += HingeAxisCheck.notes(for: rig)
         if config.cameraMode == .virtual {
+            notes += Self.poolExclusions(rig)
             // Loading already refused a follow naming no display: each one resolves here.
             let specs = config.virtualCameras
             let follows = (try? VirtualCameraSpec.resolve(specs, rig: rig)) ?? []
             for (spec, follow) in zip(specs, follows) {
-                errors += Self.formatProblems(rig, follow: follow, subject: specs.count == 1 ? "the virtual camera" : "virtual camera \"\(spec.id)\"")
+                let subject = specs.count == 1 ? "the virtual camera" : "virtual camera \"\(spec.id)\""
+                errors += Self.formatProblems(rig, follow: follow, subject: subject)
+                notes += Self.modeNotes(rig, follow: follow, subject: subject)
             }
         }
         if !simulate { warnings += Self.outputWarnings(rig, drmEntries: Directory.names(in: "/sys/class/drm")) }
@@ -106,10 +109,18 @@ public struct ConfigCheck: Sendable {
         return "v4l2loopback is loaded with max_buffers=\(buffers): the virtual camera will forward with one copy per frame, as zero-copy (virtualCameraForwarding \"auto\", the default) needs at least \(ForwardingPlan.neededLoopbackBuffers) (load it with max_buffers=\(ForwardingPlan.wantedLoopbackBuffers); or set \"virtualCameraForwarding\": \"copy\" to choose the copy)"
     }
 
+    /// Each camera the rig keeps out of every virtual camera's pool, and why (an IR camera is,
+    /// by default): said, so a camera missing from the pool is not a surprise.
+    static func poolExclusions(_ rig: Rig) -> [String] {
+        rig.cameras.indices.compactMap { index in
+            VirtualCameraPlan.exclusion(of: index, in: rig).map { "camera \(rig.cameras[index].id) is kept out of the virtual camera's pool: \($0)" }
+        }
+    }
+
     /// The virtual camera needs a mode every pool camera offers, in a pixel format the producer
     /// writes; without one the daemon runs but its readiness can never be `ready`.
-    static func formatProblems(_ rig: Rig, follow: VirtualCameraFollow = .viewed, subject: String = "the virtual camera") -> [String] {
-        let plan = VirtualCameraPlan(rig: rig, follow: follow)
+    static func formatProblems(_ rig: Rig, follow: VirtualCameraFollow = .viewed, subject: String = "the virtual camera", sink: SinkFormats = .available) -> [String] {
+        let plan = VirtualCameraPlan(rig: rig, follow: follow, sink: sink)
         guard !plan.pool.isEmpty else { return [] }
         guard let mode = plan.format else {
             let offers = plan.pool.map { index in
@@ -118,10 +129,27 @@ public struct ConfigCheck: Sendable {
             }
             return ["\(subject)'s pool (\(plan.pool.map { rig.cameras[$0].id }.joined(separator: ", "))) shares no format (same pixel format and size): its readiness would stay interrupted (noCommonFormat). Give every pool camera one common format, or set \"cameraMode\": \"individual\". They offer:\n  " + offers.joined(separator: "\n  ")]
         }
-        guard let format = PixelFormat(rawValue: mode.pixelFormat), format.accepts(width: mode.width, height: mode.height) else {
-            return ["\(subject)'s format would be \(mode), which the producer cannot write (NV12 or YUYV, even width and height): its readiness would stay interrupted (unsupportedFormat)"]
+        guard plan.modeChoice.chosen != nil, let written = plan.outputPixelFormat, let format = PixelFormat(rawValue: written),
+              format.accepts(width: mode.width, height: mode.height) else {
+            return ["\(subject)'s format would be \(mode), which the producer cannot write (NV12 or YUYV, even width and height): its readiness would stay interrupted (unsupportedFormat); \(plan.modeChoice.explanation)"]
         }
         return []
+    }
+
+    /// Which mode the virtual camera takes and why the pool's other shared modes were not
+    /// taken (nothing when there is no pool or no shared mode: `formatProblems` says so).
+    static func modeNotes(_ rig: Rig, follow: VirtualCameraFollow = .viewed, subject: String = "the virtual camera", sink: SinkFormats = .available) -> [String] {
+        let plan = VirtualCameraPlan(rig: rig, follow: follow, sink: sink)
+        guard !plan.pool.isEmpty, plan.modeChoice.chosen != nil else { return [] }
+        var notes = ["\(subject): \(plan.modeChoice.explanation)"]
+        // Said when libjpeg-turbo would give a better mode than the one chosen without it.
+        if sink.decoded["MJPG"] == nil {
+            let decoding = SinkFormats(direct: sink.direct, decoded: sink.decoded.merging(["MJPG": "YUYV"]) { current, _ in current })
+            if let better = VirtualCameraPlan(rig: rig, follow: follow, sink: decoding).format, better != plan.format {
+                notes.append("\(subject): with libjpeg-turbo installed (apt-get install libturbojpeg0) it would take \(better), decoded")
+            }
+        }
+        return notes
     }
 
     /// Errors, or warnings under `--strict`.

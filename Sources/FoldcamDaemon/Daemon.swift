@@ -1,3 +1,4 @@
+import FoldcamCapture
 import FoldcamCore
 import FoldcamIO
 import FoldcamPlatform
@@ -44,7 +45,7 @@ final class Daemon {
     init(mode: Mode, rig: Rig, metrics: DaemonMetrics, log: Log) {
         self.mode = mode
         self.metrics = metrics
-        engine = FoldEngine(rig: rig)
+        engine = FoldEngine(rig: rig, plan: VirtualCameraPlan(rig: rig, sink: .available))
         // Hardware mode starts empty: the device layer's first inventory fills it before READY=1.
         // Until a node answers for a camera it is unplugged: nothing is reported unobserved.
         descriptors = mode == .simulate ? CameraDescriptor.simulated(rig) : []
@@ -279,7 +280,7 @@ final class Daemon {
             metrics.switched(.reload)
         }
         for camera in cameras {
-            camera.replacePlan(cameraPlans[camera.id] ?? VirtualCameraPlan(rig: newRig, follow: camera.spec.follow(in: newRig) ?? .viewed))
+            camera.replacePlan(cameraPlans[camera.id] ?? VirtualCameraPlan(rig: newRig, follow: camera.spec.follow(in: newRig) ?? .viewed, sink: .available))
         }
         recordShowing()
         for camera in cameras { camera.controller?.update(engine: engine) }

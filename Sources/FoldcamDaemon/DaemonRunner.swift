@@ -109,7 +109,7 @@ public final class DaemonRunner {
         let specs = config.cameraMode == .virtual ? config.virtualCameras : [VirtualCameraSpec(id: VirtualCameraSpec.defaultID, loopbackLabel: config.loopbackLabel)]
         let follows = (try? VirtualCameraSpec.resolve(specs, rig: rig)) ?? specs.map { _ in .viewed }
         daemon.install(cameras: try zip(specs, follows).map { spec, follow in
-            VirtualCameraSlot(spec: spec, plan: VirtualCameraPlan(rig: rig, follow: follow), snapshots: try startSnapshots(loop: loop, server: server))
+            VirtualCameraSlot(spec: spec, plan: VirtualCameraPlan(rig: rig, follow: follow, sink: .available), snapshots: try startSnapshots(loop: loop, server: server))
         })
         if options.printDecisions {
             let printer = DecisionPrinter()

@@ -37,8 +37,9 @@ enum VirtualCameraSetup {
             problem(.noCommonFormat)
             return nil
         }
-        guard let format = PixelFormat(rawValue: mode.pixelFormat), format.accepts(width: mode.width, height: mode.height) else {
-            log.error("\(label): format \(mode) is not one the producer handles (NV12, YUYV)")
+        guard plan.modeChoice.chosen != nil, let written = plan.outputPixelFormat, let format = PixelFormat(rawValue: written),
+              format.accepts(width: mode.width, height: mode.height) else {
+            log.error("\(label): format \(mode) is not one the producer handles (NV12, YUYV): \(plan.modeChoice.explanation)")
             problem(.unsupportedFormat)
             return nil
         }
@@ -54,7 +55,8 @@ enum VirtualCameraSetup {
             return nil
         }
         let producer = try VirtualCameraProducer(configuration: .init(
-            outputNode: node, format: format, width: mode.width, height: mode.height, fps: mode.fps, mirror: daemon.rig.virtualCamera.mirror, forwarding: config.virtualCameraForwarding))
+            outputNode: node, format: format, width: mode.width, height: mode.height, fps: mode.fps, mirror: daemon.rig.virtualCamera.mirror, forwarding: config.virtualCameraForwarding,
+            decodesMJPG: plan.modeChoice.verdict == .decoded(into: written)))
         let controller = VirtualCameraController(producer: producer, plan: plan, label: label, log: log)
         // Cameras another virtual camera streams already are shared, not opened twice.
         controller.sharing = daemon.sharing

@@ -20,10 +20,13 @@ final class FakeCamera: CameraSource, @unchecked Sendable {
     private let started = MonotonicClock.nanoseconds
     private var frames: UInt64 = 0
     private let log: FakeCameraLog
+    /// Every frame's bytes, when not `value` repeated (an MJPG camera's JPEG).
+    private let content: [UInt8]?
 
-    init(camera: String, value: UInt8, bytes: Int, count: Int, lending: LentPages?, serial: UInt64, log: FakeCameraLog) {
+    init(camera: String, value: UInt8, bytes: Int, count: Int, lending: LentPages?, serial: UInt64, log: FakeCameraLog, content: [UInt8]? = nil) {
         self.camera = camera
         self.value = value
+        self.content = content
         self.serial = serial
         self.log = log
         if let lending {
@@ -56,9 +59,14 @@ final class FakeCamera: CameraSource, @unchecked Sendable {
         frames += elapsed
         let index = queued.removeFirst()
         slots[index].initializeMemory(as: UInt8.self, repeating: value)
+        var filled = UnsafeRawBufferPointer(slots[index])
+        if let content {
+            slots[index].copyBytes(from: content)
+            filled = UnsafeRawBufferPointer(rebasing: filled[0..<content.count])
+        }
         log.lent(camera, 1)
         let page = lender == nil ? nil : index
-        return (DriverBuffer(stream: serial, index: index, bytes: UnsafeRawBufferPointer(slots[index]), page: page), started + frames * 20_000_000)
+        return (DriverBuffer(stream: serial, index: index, bytes: filled, page: page), started + frames * 20_000_000)
     }
 
     func requeue(_ index: Int) throws(SystemCallError) {
@@ -104,6 +112,19 @@ struct FakeCameraOpener: CameraSourceOpener {
         let bytes = mode.format.byteCount(width: mode.width, height: mode.height)
         let serial = Self.serials.add(1, ordering: .relaxed).newValue
         return FakeCamera(camera: camera, value: value, bytes: bytes, count: Int(bufferCount), lending: lending, serial: serial, log: log)
+    }
+}
+
+/// Opens MJPG `FakeCamera`s whose every frame is `jpeg`; refuses a stream not asked for MJPG.
+struct FakeMJPGOpener: CameraSourceOpener {
+    let jpeg: [UInt8]
+    let log: FakeCameraLog
+
+    func open(camera: String, node: String, mode: StreamMode, bufferCount: UInt32, lending: LentPages?) throws(SystemCallError) -> any CameraSource {
+        guard mode.capturesMJPG, mode.captureFourCC == "MJPG", lending == nil else { throw SystemCallError("VIDIOC_S_FMT", .invalidArgument, subject: node) }
+        log.opened(camera, lent: false)
+        let bytes = max(jpeg.count, mode.format.byteCount(width: mode.width, height: mode.height))
+        return FakeCamera(camera: camera, value: 0, bytes: bytes, count: Int(bufferCount), lending: nil, serial: 1 << 41, log: log, content: jpeg)
     }
 }
 

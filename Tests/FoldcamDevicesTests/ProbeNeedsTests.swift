@@ -63,3 +63,37 @@ import Testing
         #expect(report.lacking.map(\.id) == ["rear-cam"])
     }
 }
+
+/// `--probe` lists an infrared camera as such, with why the virtual camera leaves it out (issue 27).
+@Suite struct ProbePoolExclusionTests {
+    @Test func anInfraredRigCameraIsListedAsKeptOutOfThePool() throws {
+        var text = try #require(RigPresets.json("duo"))
+        text = text.replacing("  \"cameras\": [\n", with: """
+              "cameras": [
+                {"id": "ir", "face": "right.A", "formats": [{"pixelFormats": ["GREY"], "width": 640, "height": 360, "fps": 30}]},
+
+            """)
+        let report = ProbeReport(rig: try RigDecoder.decode(json: text))
+        let ir = try #require(report.needs.first { $0.id == "ir" })
+        #expect(ir.poolExclusion == "infrared: every format it lists is greyscale (GREY); kept out by default (virtualCamera.excludeKinds)")
+        #expect(report.needs.filter { $0.kind == .camera && $0.id != "ir" }.allSatisfy { $0.poolExclusion == nil })
+        #expect(report.text.contains("kept out of the virtual camera's pool: infrared: every format it lists is greyscale (GREY)"), "\(report.text)")
+        #expect(report.json.prettyText.contains("\"poolExclusion\""))
+    }
+
+    @Test func aMatchedInfraredNodeSaysSoBesideItsType() throws {
+        var text = try #require(RigPresets.json("duo"))
+        text = text.replacing("  \"cameras\": [\n", with: """
+              "cameras": [
+                {"id": "ir", "face": "right.A", "formats": [{"pixelFormats": ["GREY"], "width": 640, "height": 360, "fps": 30}]},
+
+            """)
+        var report = ProbeReport(rig: try RigDecoder.decode(json: text))
+        let modes = [CameraMode(pixelFormat: "GREY", width: 640, height: 360, fps: 30)]
+        let descriptor = CameraDescriptor(uniqueID: "usb-ir", localizedName: "Integrated IR Camera", deviceType: "builtInWideAngleCamera", mediaTypes: ["video"],
+                                          position: "front", rigCamera: "ir", node: "/dev/video2", modes: modes, sensorRotation: 0)
+        report.cameras = [.init(node: "/dev/video2", syspath: "/sys/x/video2", entry: .camera(descriptor), taggedAs: "ir")]
+        #expect(report.text.contains("; infrared (every format greyscale)"), "\(report.text)")
+        #expect(report.text.contains("\n  Pool:          kept out of the virtual camera's pool: infrared: every format it lists is greyscale (GREY)"), "\(report.text)")
+    }
+}

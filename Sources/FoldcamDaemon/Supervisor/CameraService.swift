@@ -101,7 +101,7 @@ final class CameraService: DaemonService {
     /// `checkReload`).
     private func blueprint(for reload: ReloadWorker.Prepared) -> Blueprint {
         let spec = reload.config.virtualCameras.first { $0.id == camera.id } ?? camera.spec
-        let plan = reload.cameraPlans[camera.id] ?? VirtualCameraPlan(rig: reload.rig, follow: spec.follow(in: reload.rig) ?? .viewed)
+        let plan = reload.cameraPlans[camera.id] ?? VirtualCameraPlan(rig: reload.rig, follow: spec.follow(in: reload.rig) ?? .viewed, sink: .available)
         return Blueprint(config: reload.config, spec: spec, rig: reload.rig, plan: plan, explicitNode: explicitNode)
     }
 

@@ -1,3 +1,4 @@
+import FoldcamCapture
 import FoldcamCore
 import FoldcamIO
 import FoldcamPlatform
@@ -66,11 +67,11 @@ final class ReloadWorker {
     static func prepare(_ options: DaemonOptions) -> Result<Prepared, ReloadFailure> {
         do {
             let (config, rig) = try DaemonRunner.loadConfiguration(options)
-            var prepared = Prepared(config: config, rig: rig, plan: VirtualCameraPlan(rig: rig))
+            var prepared = Prepared(config: config, rig: rig, plan: VirtualCameraPlan(rig: rig, sink: .available))
             // Loading checked every follow against this rig: each resolves.
             let follows = (try? VirtualCameraSpec.resolve(config.virtualCameras, rig: rig)) ?? []
             for (spec, follow) in zip(config.virtualCameras, follows) {
-                prepared.cameraPlans[spec.id] = VirtualCameraPlan(rig: rig, follow: follow)
+                prepared.cameraPlans[spec.id] = VirtualCameraPlan(rig: rig, follow: follow, sink: .available)
             }
             if let group = config.group {
                 if let id = GroupLookup.id(named: group) {

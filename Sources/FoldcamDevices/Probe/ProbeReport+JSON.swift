@@ -21,6 +21,7 @@ extension ProbeReport {
             ("kind", .string(need.kind.rawValue)), ("id", .string(need.id)), ("status", .string(need.status.rawValue)),
             ("needed", .bool(need.needed)), ("node", need.node.map { .string($0) } ?? .null), ("property", .string(need.property)),
             ("call", need.call.map { .string($0) } ?? .null), ("detail", .string(need.detail)),
+            ("poolExclusion", need.poolExclusion.map { .string($0) } ?? .null),
         ])
     }
 

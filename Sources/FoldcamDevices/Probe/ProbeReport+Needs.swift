@@ -31,6 +31,9 @@ extension ProbeReport {
         /// What happened, for people: the error text, the reading, or what to add.
         public var detail: String
 
+        /// For a rig camera the virtual camera's pool leaves out: why (`VirtualCameraPlan.exclusion`).
+        public var poolExclusion: String? = nil
+
         /// Missing or failed and needed: `--probe` exits `ProbeReport.needsMissingExitCode`.
         public var lacking: Bool { needed && (status == .missing || status == .failed) }
     }
@@ -70,34 +73,40 @@ extension ProbeReport {
     public var lacking: [Need] { needs.filter(\.lacking) }
 
     var cameraNeeds: [Need] {
-        rig.cameras.map { camera in
-            let property = "FOLDCAM_CAMERA=\(camera.id)"
-            var best: Need?
-            func consider(_ need: Need) {
-                let rank: [Need.Status: Int] = [.found: 0, .busy: 1, .failed: 2, .missing: 3]
-                if best == nil || rank[need.status]! < rank[best!.status]! { best = need }
-            }
-            for node in cameras {
-                switch node.entry {
-                case let .camera(descriptor) where descriptor.rigCamera == camera.id:
-                    consider(Need(kind: .camera, id: camera.id, status: .found, needed: true, node: node.node, property: property,
-                                  detail: "\(node.node) (\(descriptor.localizedName)) via \(descriptor.provenance?.matchedBy ?? "udev \(property)")"))
-                case let .busy(index?, error) where rig.cameras[index].id == camera.id:
-                    consider(Need(kind: .camera, id: camera.id, status: .busy, needed: true, node: node.node, property: property, call: Self.call(error),
-                                  detail: "\(error) (another program has it open: it is there, but was not probed)"))
-                case let .failed(error) where node.taggedAs == camera.id:
-                    consider(Need(kind: .camera, id: camera.id, status: .failed, needed: true, node: node.node, property: property, call: Self.call(error),
-                                  detail: "\(error) (udev tags \(node.node) \(property))"))
-                case let .skipped(reason) where node.taggedAs == camera.id:
-                    consider(Need(kind: .camera, id: camera.id, status: .failed, needed: true, node: node.node, property: property,
-                                  detail: "udev tags \(node.node) \(property), but it is \(reason): the rule matches the wrong node"))
-                default:
-                    break
-                }
-            }
-            return best ?? Need(kind: .camera, id: camera.id, status: .missing, needed: true, property: property,
-                                detail: "no video4linux node has \(property) (see docs/install.md, \"udev rules\")")
+        rig.cameras.indices.map { index in
+            var need = cameraNeed(rig.cameras[index])
+            need.poolExclusion = VirtualCameraPlan.exclusion(of: index, in: rig)
+            return need
         }
+    }
+
+    private func cameraNeed(_ camera: Camera) -> Need {
+        let property = "FOLDCAM_CAMERA=\(camera.id)"
+        var best: Need?
+        func consider(_ need: Need) {
+            let rank: [Need.Status: Int] = [.found: 0, .busy: 1, .failed: 2, .missing: 3]
+            if best == nil || rank[need.status]! < rank[best!.status]! { best = need }
+        }
+        for node in cameras {
+            switch node.entry {
+            case let .camera(descriptor) where descriptor.rigCamera == camera.id:
+                consider(Need(kind: .camera, id: camera.id, status: .found, needed: true, node: node.node, property: property,
+                              detail: "\(node.node) (\(descriptor.localizedName)) via \(descriptor.provenance?.matchedBy ?? "udev \(property)")"))
+            case let .busy(index?, error) where rig.cameras[index].id == camera.id:
+                consider(Need(kind: .camera, id: camera.id, status: .busy, needed: true, node: node.node, property: property, call: Self.call(error),
+                              detail: "\(error) (another program has it open: it is there, but was not probed)"))
+            case let .failed(error) where node.taggedAs == camera.id:
+                consider(Need(kind: .camera, id: camera.id, status: .failed, needed: true, node: node.node, property: property, call: Self.call(error),
+                              detail: "\(error) (udev tags \(node.node) \(property))"))
+            case let .skipped(reason) where node.taggedAs == camera.id:
+                consider(Need(kind: .camera, id: camera.id, status: .failed, needed: true, node: node.node, property: property,
+                              detail: "udev tags \(node.node) \(property), but it is \(reason): the rule matches the wrong node"))
+            default:
+                break
+            }
+        }
+        return best ?? Need(kind: .camera, id: camera.id, status: .missing, needed: true, property: property,
+                            detail: "no video4linux node has \(property) (see docs/install.md, \"udev rules\")")
     }
 
     /// A hinge needs an angle source: its sensor, the accelerometer pair across it, or a switch

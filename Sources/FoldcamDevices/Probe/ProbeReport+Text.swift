@@ -15,7 +15,10 @@ extension ProbeReport {
                 line("  Driver", "\(provenance?.driver ?? "?") (\(provenance?.busInfo ?? "?"))")
                 line("  Position", "\(descriptor.position) (from \(provenance?.positionSource ?? "?"))")
                 line("  Rotation", "\(descriptor.sensorRotation)° clockwise (from \(provenance?.rotationSource ?? "?"))")
-                line("  Type", "\(descriptor.deviceType); media \(descriptor.mediaTypes.joined(separator: ", "))")
+                line("  Type", "\(descriptor.deviceType); media \(descriptor.mediaTypes.joined(separator: ", "))\(CameraKind.isInfrared(descriptor.modes.map(\.pixelFormat)) ? "; infrared (every format greyscale)" : "")")
+                if let index = descriptor.rigCamera.flatMap(rig.cameraIndex), let why = VirtualCameraPlan.exclusion(of: index, in: rig) {
+                    line("  Pool", "kept out of the virtual camera's pool: \(why)")
+                }
                 line("  Formats", Self.formatSummary(descriptor.modes))
                 line("  Controls", provenance?.controls.isEmpty == false ? provenance!.controls.joined(separator: ", ") : "none of hflip, vflip, rotate")
             case let .skipped(reason):
@@ -55,6 +58,9 @@ extension ProbeReport {
             let what = "\(need.kind.rawValue) \(need.id)"
             let optional = need.needed || need.status == .found || need.status == .busy ? "" : "not needed: "
             lines.append("  " + what.padding(width) + "  " + need.status.rawValue.padding(7) + "  " + optional + need.detail)
+            if let why = need.poolExclusion {
+                lines.append("  " + "".padding(width) + "           kept out of the virtual camera's pool: " + why)
+            }
         }
         let lacking = self.lacking
         lines.append(lacking.isEmpty
