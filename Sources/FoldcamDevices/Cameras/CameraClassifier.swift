@@ -52,7 +52,7 @@ public enum CameraClassifier {
             if let index = rig.cameraIndex(id) {
                 rigCamera = rig.cameras[index]
                 let rule = properties["FOLDCAM_MATCH"].map { " (rule matched \($0))" } ?? ""
-                matchedBy = "udev FOLDCAM_CAMERA=\(id)\(rule)"
+                matchedBy = properties[DeviceModel.matchProperty] ?? "udev FOLDCAM_CAMERA=\(id)\(rule)"
             } else {
                 warnings.append("\(record.displayName): FOLDCAM_CAMERA=\(id) names no camera of rig \(rig.id) (cameras: \(rig.cameras.map(\.id).joined(separator: ", "))); treated as an extra camera")
             }

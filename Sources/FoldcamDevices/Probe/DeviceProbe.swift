@@ -11,19 +11,31 @@ public enum DeviceProbe {
         var inventory = CameraInventory(rig: rig, loopback: settings.loopback)
         let cameraDevices = try UdevEnumerator.devices(context, subsystems: ["video4linux"])
         for device in cameraDevices.sorted(by: { Self.nodeOrder($0.devnode ?? $0.syspath) < Self.nodeOrder($1.devnode ?? $1.syspath) }) {
-            let record = device.record(attributes: UdevRecord.cameraAttributes)
+            let record = device.record(attributes: UdevRecord.cameraAttributes, model: settings.model)
+            noteModelMatch(record, into: &report)
             _ = inventory.update(record, log: log)
             if let entry = inventory.entries[record.syspath]?.entry {
                 report.cameras.append(ProbeReport.CameraNode(node: record.displayName, syspath: record.syspath, entry: entry, taggedAs: record.properties["FOLDCAM_CAMERA"]))
             }
         }
         for device in try UdevEnumerator.devices(context, subsystems: ["iio"]).sorted(by: { $0.syspath < $1.syspath }) {
-            let record = device.record(attributes: IIOClassifier.attributes)
+            let record = device.record(attributes: IIOClassifier.attributes, model: settings.model)
+            noteModelMatch(record, into: &report)
             let sensors = SensorSet(rig: rig, log: log, useBuffers: false, pollFloorMilliseconds: settings.sensorPollMilliseconds)
             let reading = sensors.add(record).first
             let outcome = IIOClassifier.classify(record, rig: rig)
             report.sensors.append(ProbeReport.Sensor(syspath: record.syspath, name: record.attributes["name"] ?? "?", outcome: outcome, reading: reading,
                                                      transport: Self.transport(record, outcome: outcome, polled: sensors.pollRate(record.syspath))))
+        }
+        if let model = settings.model, !model.presence.isEmpty {
+            for device in try UdevEnumerator.devices(context, subsystems: ["usb"]) {
+                let properties = device.properties
+                guard let vendor = properties["ID_VENDOR_ID"], let product = properties["ID_MODEL_ID"] else { continue }
+                let usb = "\(vendor):\(product)".lowercased()
+                for (index, input) in model.presence.enumerated() where input.usb == usb {
+                    report.modelFound["devices.presence[\(index)]"] = "present now: usb \(usb) at \(device.syspath)"
+                }
+            }
         }
         do {
             let switches = try LibInputSwitches(context, seat: settings.seat)
@@ -39,6 +51,15 @@ public enum DeviceProbe {
             report.switchesNote = "\(error)"
         }
         return report
+    }
+
+    /// Records which model entry a device matched, for the model's "not found" list.
+    static func noteModelMatch(_ record: UdevRecord, into report: inout ProbeReport) {
+        guard let provenance = record.properties[DeviceModel.matchProperty] else { return }
+        // "model ID devices.cameras[0] (usb ...)": the entry is the third word.
+        let words = provenance.split(separator: " ")
+        guard words.count >= 3 else { return }
+        report.modelFound[String(words[2])] = record.displayName
     }
 
     /// How the daemon would read a sensor in use. The probe itself only polls (it must not

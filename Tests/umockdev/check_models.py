@@ -1,0 +1,144 @@
+#!/usr/bin/python3
+"""The shipped device models (models.d) against umockdev testbeds built from their published
+facts (Tests/umockdev/models/*.json): for each, `foldcamd --probe --json` with no rig configured
+must name the model, match its cameras, sensors and switches, and `foldcamd scenario --rig
+model:ID` must replay the published readings to the stated decisions. Prints one check per line
+and "N passed, N failed"; exits 1 on any failure.
+
+usage: check_models.py FOLDCAMD "SHIM.so ..." MODELS_DIR TESTBEDS_DIR"""
+
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+if "libumockdev-preload" not in os.environ.get("LD_PRELOAD", ""):
+    os.environ["LD_PRELOAD"] = "libumockdev-preload.so.0"
+    os.execv(sys.executable, [sys.executable] + sys.argv)
+
+from testbed import Bed  # noqa: E402
+import evdev_mock as ev  # noqa: E402
+import v4l2_mock as v  # noqa: E402
+
+passed = failed = 0
+
+
+def check(name, condition, detail=""):
+    global passed, failed
+    if condition:
+        passed += 1
+        print("ok - %s" % name)
+    else:
+        failed += 1
+        print("FAIL - %s%s" % (name, (": %s" % detail) if detail else ""))
+    sys.stdout.flush()
+
+
+FOLDCAMD, SHIM, MODELS, TESTBEDS = sys.argv[1:5]
+# No local models: the shipped directory alone, as a fresh install has it.
+EMPTY = tempfile.mkdtemp(prefix="foldcam-models-local-")
+MODELS_PATH = "%s:%s" % (EMPTY, MODELS)
+
+
+def build(facts):
+    bed = Bed(FOLDCAMD, SHIM)
+    bed.env["FOLDCAM_MODELS_PATH"] = MODELS_PATH
+    dmi = ["P: /devices/virtual/dmi/id", "E: SUBSYSTEM=dmi"] + ["A: %s=%s" % item for item in facts["dmi"].items()]
+    bed.testbed.add_from_string("\n".join(dmi) + "\n")
+    for minor, camera in enumerate(facts.get("cameras", [])):
+        properties = {}
+        parent = camera.get("parent", "pci0000:00/0000:00:14.0/usb1/1-5/1-5:1.%d" % minor)
+        if "usb" in camera:
+            vendor, product = camera["usb"].split(":")
+            properties = {"ID_BUS": "usb", "ID_VENDOR_ID": vendor, "ID_MODEL_ID": product,
+                          "ID_PATH": "pci-0000:00:14.0-usb-0:5:1.%d" % minor, "ID_USB_INTERFACE_NUM": "%02d" % minor}
+        else:
+            properties = {"ID_PATH": "pci-0000:00:05.0"}
+        if camera.get("metadata"):
+            mock = v.Camera(camera["card"], driver=camera.get("driver", "mockcam"), caps=v.CAP_META_CAPTURE, formats={})
+        else:
+            formats = {fourcc: [(w, h, fps) for w, h, fps in sizes] for fourcc, sizes in camera["formats"].items()}
+            mock = v.Camera(camera["card"], driver=camera.get("driver", "mockcam"), formats=formats)
+        bed.add_camera(camera["node"], parent, properties, mock, minor, index=minor)
+    for sensor in facts.get("iio", []):
+        attributes = dict(sensor.get("attributes", {}))
+        bed.add_iio(sensor["name"], attributes, sensor.get("properties", {}))
+    for device in facts.get("usb", []):
+        vendor, product = device["usb"].split(":")
+        bed.testbed.add_from_string("\n".join([
+            "P: /devices/pci0000:00/0000:00:14.0/usb1/%s" % device["name"], "E: SUBSYSTEM=usb", "E: DEVTYPE=usb_device",
+            "E: ID_VENDOR_ID=%s" % vendor, "E: ID_MODEL_ID=%s" % product, "A: idVendor=%s" % vendor, "A: idProduct=%s" % product]) + "\n")
+    if "switch" in facts:
+        codes = {"SW_LID": ev.SW_LID, "SW_TABLET_MODE": ev.SW_TABLET_MODE}
+        bed.add_switch("event9", ev.SwitchDevice(facts["switch"]["name"], [codes[s] for s in facts["switch"]["switches"]]))
+    return bed
+
+
+def scenario(model_id, script):
+    path = tempfile.mktemp(prefix="foldcam-scenario-", suffix=".json")
+    with open(path, "w") as f:
+        json.dump({"steps": script["steps"]}, f)
+    try:
+        env = dict(os.environ, FOLDCAM_MODELS_PATH=MODELS_PATH)
+        env.pop("LD_PRELOAD", None)
+        result = subprocess.run([FOLDCAMD, "scenario", "--rig", "model:" + model_id, "--script", path], env=env, capture_output=True, text=True, timeout=60)
+        return result.returncode, [json.loads(line) for line in result.stdout.splitlines() if line.strip()], result.stderr
+    finally:
+        os.unlink(path)
+
+
+shipped = sorted(os.path.basename(p)[:-5] for p in glob.glob(os.path.join(MODELS, "*.json")))
+testbeds = sorted(os.path.basename(p)[:-5] for p in glob.glob(os.path.join(TESTBEDS, "*.json")))
+check("every shipped model has a testbed", shipped == testbeds, (shipped, testbeds))
+
+for model_id in testbeds:
+    with open(os.path.join(TESTBEDS, model_id + ".json")) as f:
+        facts = json.load(f)
+    with open(os.path.join(MODELS, model_id + ".json")) as f:
+        model = json.load(f)
+    bed = build(facts)
+    code, out, err = bed.run(["--probe", "--json"])
+    try:
+        report = json.loads(out)
+    except ValueError:
+        report = None
+    check("%s: probe ran" % model_id, report is not None, (code, err))
+    report = report or {}
+    found = report.get("model") or {}
+    check("%s: probe names the model" % model_id, found.get("id") == model_id, found.get("summary"))
+    check("%s: matched on the model's DMI fields" % model_id,
+          sorted(found.get("matchedOn", {})) == sorted(model["match"]["dmi"]), found.get("matchedOn"))
+    check("%s: the rig is the model's" % model_id, report.get("rig") == model_id, report.get("rig"))
+    entries = {e["entry"]: e for e in found.get("entries", [])}
+    expect = facts["expect"]
+    for entry in expect.get("found", []):
+        check("%s: %s found" % (model_id, entry), entries.get(entry, {}).get("found") not in (None, ""), entries.get(entry))
+    check("%s: nothing else of the model missing" % model_id, sorted(found.get("notFound", [])) == sorted(expect.get("notFound", [])), found.get("notFound"))
+    cameras = {c["node"]: c for c in report.get("cameras", [])}
+    for rig_camera, node in expect.get("rigCameras", {}).items():
+        descriptor = cameras.get(node, {}).get("descriptor", {})
+        check("%s: %s is rig camera %s, matched by the model" % (model_id, node, rig_camera),
+              descriptor.get("rigCamera") == rig_camera and descriptor.get("classification", {}).get("matchedBy", "").startswith("model %s devices.cameras" % model_id), descriptor)
+    sensors = report.get("sensors", [])
+    for hinge, angle in expect.get("hinges", {}).items():
+        reading = [s for s in sensors if s.get("kind") == "hinge" and s.get("hinge") == hinge]
+        check("%s: hinge %s reads %s" % (model_id, hinge, angle), reading and abs(reading[0].get("angle", -999) - angle) < 0.01, reading)
+    for accelerometer, source in expect.get("accelerometers", {}).items():
+        placed = [s for s in sensors if s.get("accelerometer") == accelerometer]
+        check("%s: accelerometer %s placed, mount matrix from %s" % (model_id, accelerometer, source),
+              placed and placed[0].get("mountMatrixSource") == source, placed)
+    check("%s: probe's completeness as the facts allow (%s)" % (model_id, expect["complete"]), report.get("complete") is expect["complete"],
+          [n for n in report.get("needs", []) if n.get("status") != "found"])
+    code, states, err = scenario(model_id, facts["scenario"])
+    check("%s: scenario replayed" % model_id, code == 0 and len(states) == len(facts["scenario"]["steps"]), (code, err))
+    for index, wanted in enumerate(facts["scenario"]["expect"]):
+        state = states[index] if index < len(states) else {}
+        got = {key: state.get(key) for key in wanted}
+        check("%s: scenario step %d decides %s" % (model_id, index, wanted), got == wanted, got)
+
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
