@@ -10,6 +10,7 @@ usage: check_models.py FOLDCAMD "SHIM.so ..." MODELS_DIR TESTBEDS_DIR"""
 import glob
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -39,6 +40,8 @@ def check(name, condition, detail=""):
 
 
 FOLDCAMD, SHIM, MODELS, TESTBEDS = sys.argv[1:5]
+FOLDCAMCTL = os.path.join(os.path.dirname(FOLDCAMD), "foldcamctl")
+SERIAL = "7Q3X91"
 # No local models: the shipped directory alone, as a fresh install has it.
 EMPTY = tempfile.mkdtemp(prefix="foldcam-models-local-")
 MODELS_PATH = "%s:%s" % (EMPTY, MODELS)
@@ -55,14 +58,17 @@ def build(facts):
         if "usb" in camera:
             vendor, product = camera["usb"].split(":")
             properties = {"ID_BUS": "usb", "ID_VENDOR_ID": vendor, "ID_MODEL_ID": product,
-                          "ID_PATH": "pci-0000:00:14.0-usb-0:5:1.%d" % minor, "ID_USB_INTERFACE_NUM": "%02d" % minor}
+                          "ID_PATH": "pci-0000:00:14.0-usb-0:5:1.%d" % minor, "ID_USB_INTERFACE_NUM": "%02d" % minor,
+                          # A unit's serial, which `foldcamctl report` must redact.
+                          "ID_SERIAL": "testbed_camera_SN%s" % SERIAL, "ID_SERIAL_SHORT": "SN%s" % SERIAL}
         else:
             properties = {"ID_PATH": "pci-0000:00:05.0"}
         if camera.get("metadata"):
             mock = v.Camera(camera["card"], driver=camera.get("driver", "mockcam"), caps=v.CAP_META_CAPTURE, formats={})
         else:
             formats = {fourcc: [(w, h, fps) for w, h, fps in sizes] for fourcc, sizes in camera["formats"].items()}
-            mock = v.Camera(camera["card"], driver=camera.get("driver", "mockcam"), formats=formats)
+            controls = {getattr(v, name): value for name, value in camera.get("controls", {}).items()}
+            mock = v.Camera(camera["card"], driver=camera.get("driver", "mockcam"), formats=formats, controls=controls)
         bed.add_camera(camera["node"], parent, properties, mock, minor, index=minor)
     for sensor in facts.get("iio", []):
         attributes = dict(sensor.get("attributes", {}))
@@ -139,6 +145,42 @@ for model_id in testbeds:
         state = states[index] if index < len(states) else {}
         got = {key: state.get(key) for key in wanted}
         check("%s: scenario step %d decides %s" % (model_id, index, wanted), got == wanted, got)
+
+# -- foldcamctl report under the Yoga 260's testbed --------------------------------------------
+
+with open(os.path.join(TESTBEDS, "lenovo-thinkpad-yoga-260.json")) as f:
+    bed = build(json.load(f))
+# A pw-dump on PATH that prints the Surface Pro 9 fixture's two libcamera nodes and a
+# Bluetooth address, as PipeWire would.
+fake = tempfile.mkdtemp(prefix="foldcam-pwdump-")
+with open(os.path.join(fake, "pw-dump"), "w") as f:
+    f.write("#!/bin/sh\ncat <<'EOF'\n" + json.dumps([
+        {"id": 107, "info": {"props": {"media.class": "Video/Source", "device.api": "libcamera", "api.libcamera.path": "\\_SB_.PC00.I2C3.CAMF",
+                                        "api.libcamera.location": "front", "api.libcamera.rotation": 180, "node.name": "libcamera_input.__SB_.PC00.I2C3.CAMF"}}},
+        {"id": 99, "info": {"props": {"media.class": "Video/Source", "device.api": "libcamera", "api.libcamera.path": "\\_SB_.PC00.I2C2.CAMR",
+                                       "api.libcamera.location": None, "api.libcamera.rotation": 0, "node.description": "phone 12:34:56:78:9A:BC"}}},
+        {"id": 40, "info": {"props": {"media.class": "Audio/Sink", "node.name": "speaker"}}}]) + "\nEOF\n")
+os.chmod(os.path.join(fake, "pw-dump"), 0o755)
+bed.env["PATH"] = fake + ":" + os.environ.get("PATH", "/usr/bin:/bin")
+out_path = os.path.join(fake, "report.txt")
+process = subprocess.Popen([FOLDCAMCTL, "report", "-o", out_path], env=bed.env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+while process.poll() is None:
+    bed.turn(0.01)
+_, err = process.communicate()
+report = open(out_path).read() if os.path.exists(out_path) else ""
+check("report: written to the -o file", process.returncode == 0 and report.startswith("# foldcam report"), (process.returncode, err.decode()))
+check("report: DMI fields", "sys_vendor=LENOVO" in report and "product_version=ThinkPad Yoga 260" in report, report[:400])
+check("report: the camera's udev properties, serials redacted",
+      "ID_VENDOR_ID=04f2" in report and "ID_SERIAL=<redacted>" in report and SERIAL not in report, report)
+check("report: V4L2 capabilities of the camera", "V4L2 driver=uvcvideo card=testbed UVC camera 04f2:b5c1" in report, report)
+check("report: IIO channels with three readings", "in_angl0_raw: 104, 104, 104" in report and "in_accel_y_raw: -940241, -940241, -940241" in report, report)
+check("report: the switch's input device", "ID_INPUT_SWITCH=1" in report, report)
+check("report: PipeWire's camera nodes from pw-dump, addresses masked",
+      "node 107: media.class=\"Video/Source\" device.api=\"libcamera\"" in report and "api.libcamera.rotation=180" in report
+      and "phone XX:XX:XX:XX:XX:XX" in report and "12:34:56" not in report and "speaker" not in report, report)
+shutil.rmtree(fake, ignore_errors=True)
+if os.environ.get("SHOW_REPORT"):  # SHOW_REPORT=1: print the report, to look at it
+    print(report)
 
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
