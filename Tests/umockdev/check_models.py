@@ -63,7 +63,11 @@ def build(facts):
                           "ID_SERIAL": "testbed_camera_SN%s" % SERIAL, "ID_SERIAL_SHORT": "SN%s" % SERIAL}
         else:
             properties = {"ID_PATH": "pci-0000:00:05.0"}
-        if camera.get("metadata"):
+        if camera.get("subdev"):
+            # A sensor sub-device: only its controls (foldcam never asks it for formats).
+            controls = {getattr(v, name): value for name, value in camera.get("controls", {}).items()}
+            mock = v.Camera(camera["card"], driver=camera.get("driver", "mockcam"), caps=0, formats={}, controls=controls)
+        elif camera.get("metadata"):
             mock = v.Camera(camera["card"], driver=camera.get("driver", "mockcam"), caps=v.CAP_META_CAPTURE, formats={})
         else:
             formats = {fourcc: [(w, h, fps) for w, h, fps in sizes] for fourcc, sizes in camera["formats"].items()}
@@ -129,6 +133,8 @@ for model_id in testbeds:
         descriptor = cameras.get(node, {}).get("descriptor", {})
         check("%s: %s is rig camera %s, matched by the model" % (model_id, node, rig_camera),
               descriptor.get("rigCamera") == rig_camera and descriptor.get("classification", {}).get("matchedBy", "").startswith("model %s devices.cameras" % model_id), descriptor)
+    for node, reason in expect.get("skipped", {}).items():
+        check("%s: %s classified out: %s..." % (model_id, node, reason[:40]), cameras.get(node, {}).get("reason", "").startswith(reason), cameras.get(node))
     sensors = report.get("sensors", [])
     for hinge, angle in expect.get("hinges", {}).items():
         reading = [s for s in sensors if s.get("kind") == "hinge" and s.get("hinge") == hinge]

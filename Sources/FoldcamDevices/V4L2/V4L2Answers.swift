@@ -6,6 +6,9 @@ public struct V4L2Answers: Sendable, Equatable {
     public var capability: V4L2Capability
     public var formats: [V4L2Format]
     public var controls: V4L2Controls
+    /// The node listed formats, but every one was libv4l2's software conversion: what it
+    /// delivers itself is a raw format libv4l2 does not pass on (Bayer on an IPU ISYS node).
+    public var onlyEmulatedFormats = false
 
     public init(capability: V4L2Capability, formats: [V4L2Format] = [], controls: V4L2Controls = V4L2Controls()) {
         self.capability = capability
