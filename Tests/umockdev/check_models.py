@@ -152,6 +152,46 @@ for model_id in testbeds:
         got = {key: state.get(key) for key in wanted}
         check("%s: scenario step %d decides %s" % (model_id, index, wanted), got == wanted, got)
 
+# -- The daemon uses the model; a configured rig wins over it ----------------------------------
+
+with open(os.path.join(TESTBEDS, "lenovo-thinkpad-yoga-260.json")) as f:
+    yoga = json.load(f)
+bed = build(yoga)
+daemon = bed.start_daemon({"sensorPollMilliseconds": 20})
+try:
+    check("yoga 260 daemon with no rig configured: READY=1", daemon.wait_ready() is not None)
+    state = daemon.eventually("state", lambda s: s.get("hingeSources", {}).get("lid") == "sensor")
+    check("yoga 260 daemon: the model's rig, its hinge read from the sensor the model names",
+          (state.get("hinges", {}).get("lid"), state.get("hingeSources", {}).get("lid"), state.get("posture")) == (104, "sensor", "laptop"), state.get("hinges"))
+    cameras = daemon.request("devices").get("cameras", [])
+    check("yoga 260 daemon: the USB camera is the rig's user camera, by the model",
+          [(c.get("rigCamera"), c.get("classification", {}).get("matchedBy")) for c in cameras]
+          == [("user", "model lenovo-thinkpad-yoga-260 devices.cameras[0] (usb 04f2:b5c1)")], cameras)
+finally:
+    code, log = daemon.stop()
+check("yoga 260 daemon: the journal names the model and the DMI fields it matched",
+      "<5>model lenovo-thinkpad-yoga-260 (" in log and 'matched on sys_vendor "LENOVO", product_name "20FES04T1M", product_version "ThinkPad Yoga 260"' in log, log[-600:])
+code, out, err = bed.run(["--probe", "--json", "--rig", "convertible"])
+report = json.loads(out or "{}")
+check("--rig wins over the model: no model search", report.get("rig") == "convertible" and report.get("model") is None, (report.get("rig"), report.get("model")))
+config = tempfile.mktemp(prefix="foldcam-config-", suffix=".json")
+with open(config, "w") as f:
+    json.dump({"rig": "dual-screen"}, f)
+code, out, err = bed.run(["--probe", "--json", "--config", config])
+os.unlink(config)
+report = json.loads(out or "{}")
+check("the configuration's rig wins over the model", report.get("rig") == "dual-screen" and report.get("model") is None, (report.get("rig"), report.get("model")))
+local = tempfile.mkdtemp(prefix="foldcam-models-etc-")
+with open(os.path.join(local, "lenovo-thinkpad-yoga-260.json"), "w") as f:
+    json.dump({"name": "local", "source": "https://example.org/local", "match": {"dmi": {"sys_vendor": "LENOVO"}},
+               "rig": {"preset": "convertible", "overrides": {"id": "local-yoga"}}}, f)
+bed.env["FOLDCAM_MODELS_PATH"] = "%s:%s" % (local, MODELS)
+code, out, err = bed.run(["--probe", "--json"])
+report = json.loads(out or "{}")
+check("a file in the local directory replaces the shipped one of the same name",
+      report.get("rig") == "local-yoga" and (report.get("model") or {}).get("file", "").startswith(local), report.get("model"))
+shutil.rmtree(local, ignore_errors=True)
+
 # -- foldcamctl report under the Yoga 260's testbed --------------------------------------------
 
 with open(os.path.join(TESTBEDS, "lenovo-thinkpad-yoga-260.json")) as f:
