@@ -82,6 +82,11 @@ def build(facts):
         bed.testbed.add_from_string("\n".join([
             "P: /devices/pci0000:00/0000:00:14.0/usb1/%s" % device["name"], "E: SUBSYSTEM=usb", "E: DEVTYPE=usb_device",
             "E: ID_VENDOR_ID=%s" % vendor, "E: ID_MODEL_ID=%s" % product, "A: idVendor=%s" % vendor, "A: idProduct=%s" % product]) + "\n")
+    for device in facts.get("inputs", []):
+        # An input device (no evdev answers needed: --probe only reads its udev NAME).
+        bed.testbed.add_from_string("\n".join([
+            "P: /devices/virtual/misc/uhid/0005:17EF:0000.0001/input/input30/%s" % device["node"], "N: input/%s" % device["node"],
+            "E: DEVNAME=/dev/input/%s" % device["node"], "E: SUBSYSTEM=input", 'E: NAME="%s"' % device["name"], "A: dev=13:80"]) + "\n")
     if "switch" in facts:
         codes = {"SW_LID": ev.SW_LID, "SW_TABLET_MODE": ev.SW_TABLET_MODE}
         bed.add_switch("event9", ev.SwitchDevice(facts["switch"]["name"], [codes[s] for s in facts["switch"]["switches"]]))

@@ -36,6 +36,14 @@ public enum DeviceProbe {
                     report.modelFound["devices.presence[\(index)]"] = "present now: usb \(usb) at \(device.syspath)"
                 }
             }
+            // Input devices by name (a Bluetooth keyboard has no USB id to look for).
+            for device in try UdevEnumerator.devices(context, subsystems: ["input"]) {
+                guard let quoted = device.properties["NAME"] else { continue }
+                let name = quoted.count >= 2 && quoted.hasPrefix("\"") && quoted.hasSuffix("\"") ? String(quoted.dropFirst().dropLast()) : quoted
+                for (index, input) in model.presence.enumerated() where input.inputName?.matches(name) == true {
+                    report.modelFound["devices.presence[\(index)]"] = "present now: input device \(ClientText.quoted(name)) at \(device.syspath)"
+                }
+            }
         }
         do {
             let switches = try LibInputSwitches(context, seat: settings.seat)
