@@ -63,6 +63,7 @@ def build(facts):
                           "ID_SERIAL": "testbed_camera_SN%s" % SERIAL, "ID_SERIAL_SHORT": "SN%s" % SERIAL}
         else:
             properties = {"ID_PATH": "pci-0000:00:05.0"}
+        properties.update(camera.get("properties", {}))
         if camera.get("subdev"):
             # A sensor sub-device: only its controls (foldcam never asks it for formats).
             controls = {getattr(v, name): value for name, value in camera.get("controls", {}).items()}
@@ -186,6 +187,14 @@ code, out, err = bed.run(["--probe", "--json", "--config", config])
 os.unlink(config)
 report = json.loads(out or "{}")
 check("the configuration's rig wins over the model", report.get("rig") == "dual-screen" and report.get("model") is None, (report.get("rig"), report.get("model")))
+ruled = json.loads(json.dumps(yoga))
+ruled["cameras"][0]["properties"] = {"FOLDCAM_CAMERA": "user"}
+code, out, err = build(ruled).run(["--probe", "--json"])
+report = json.loads(out or "{}")
+entry = {e["entry"]: e for e in (report.get("model") or {}).get("entries", [])}.get("devices.cameras[0]", {})
+camera = {c["node"]: c for c in report.get("cameras", [])}.get("/dev/video0", {}).get("descriptor", {})
+check("a local udev rule's tag is kept, and the model's entry still counts as found",
+      entry.get("found") == "/dev/video0 (tagged by a local udev rule)" and camera.get("classification", {}).get("matchedBy") == "udev FOLDCAM_CAMERA=user", (entry, camera.get("classification")))
 local = tempfile.mkdtemp(prefix="foldcam-models-etc-")
 with open(os.path.join(local, "lenovo-thinkpad-yoga-260.json"), "w") as f:
     json.dump({"name": "local", "source": "https://example.org/local", "match": {"dmi": {"sys_vendor": "LENOVO"}},

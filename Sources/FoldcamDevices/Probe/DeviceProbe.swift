@@ -12,7 +12,7 @@ public enum DeviceProbe {
         let cameraDevices = try UdevEnumerator.devices(context, subsystems: ["video4linux"])
         for device in cameraDevices.sorted(by: { Self.nodeOrder($0.devnode ?? $0.syspath) < Self.nodeOrder($1.devnode ?? $1.syspath) }) {
             let record = device.record(attributes: UdevRecord.cameraAttributes, model: settings.model)
-            noteModelMatch(record, into: &report)
+            noteModelMatch(record, model: settings.model, into: &report)
             _ = inventory.update(record, log: log)
             if let entry = inventory.entries[record.syspath]?.entry {
                 report.cameras.append(ProbeReport.CameraNode(node: record.displayName, syspath: record.syspath, entry: entry, taggedAs: record.properties["FOLDCAM_CAMERA"]))
@@ -20,7 +20,7 @@ public enum DeviceProbe {
         }
         for device in try UdevEnumerator.devices(context, subsystems: ["iio"]).sorted(by: { $0.syspath < $1.syspath }) {
             let record = device.record(attributes: IIOClassifier.attributes, model: settings.model)
-            noteModelMatch(record, into: &report)
+            noteModelMatch(record, model: settings.model, into: &report)
             let sensors = SensorSet(rig: rig, log: log, useBuffers: false, pollFloorMilliseconds: settings.sensorPollMilliseconds)
             let reading = sensors.add(record).first
             let outcome = IIOClassifier.classify(record, rig: rig)
@@ -62,12 +62,15 @@ public enum DeviceProbe {
     }
 
     /// Records which model entry a device matched, for the model's "not found" list.
-    static func noteModelMatch(_ record: UdevRecord, into report: inout ProbeReport) {
-        guard let provenance = record.properties[DeviceModel.matchProperty] else { return }
-        // "model ID devices.cameras[0] (usb ...)": the entry is the third word.
-        let words = provenance.split(separator: " ")
-        guard words.count >= 3 else { return }
-        report.modelFound[String(words[2])] = record.displayName
+    static func noteModelMatch(_ record: UdevRecord, model: DeviceModel?, into report: inout ProbeReport) {
+        if let provenance = record.properties[DeviceModel.matchProperty] {
+            // "model ID devices.cameras[0] (usb ...)": the entry is the third word.
+            let words = provenance.split(separator: " ")
+            if words.count >= 3 { report.modelFound[String(words[2])] = record.displayName }
+        } else if let entry = model?.match(subsystem: record.subsystem, properties: record.properties, attributes: record.attributes)?.entry {
+            // Matched, but a local udev rule had tagged it already (the model added nothing).
+            report.modelFound[entry] = "\(record.displayName) (tagged by a local udev rule)"
+        }
     }
 
     /// How the daemon would read a sensor in use. The probe itself only polls (it must not
