@@ -60,14 +60,16 @@ public struct LoadedConfiguration: Sendable {
             let selection = try ModelSelection.select()
             warnings += selection.problems
             notes.append(selection.summary)
-            if let chosen = selection.model, let rigSpec = selection.rig?.id {
-                notes.append("rig: \(rigSpec) from model \(chosen.id) (no rig configured)")
+            if let chosen = selection.model, let rigID = selection.rig?.id {
+                notes.append("rig: \(rigID) from model \(chosen.id) (no rig configured)")
+                // The defaults' rig is not the one used: say which is.
+                warnings = warnings.map { $0.replacing("using the defaults (rig \(config.rig),", with: "using the defaults (rig \(rigID) from model \(chosen.id),", maxReplacements: 1) }
                 config.model = chosen
+                config.rig = RigLoader.modelPrefix + chosen.id
             }
             model = selection
         }
         let rig = try model?.rig ?? RigLoader.load(config.rig)
-        if let rig = model?.rig { config.rig = "model:\(model?.model?.id ?? rig.id)" }
         // A virtual camera follows "viewed" or a display of this rig (the rig may be swapped
         // by --rig or a reload: checked against the one loaded).
         if config.cameraMode == .virtual {
@@ -101,3 +103,4 @@ public struct LoadedConfiguration: Sendable {
         return directory.hasSuffix("/") ? directory + rest : directory + "/" + rest
     }
 }
+

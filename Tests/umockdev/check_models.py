@@ -129,6 +129,8 @@ for model_id in testbeds:
     check("%s: matched on the model's DMI fields" % model_id,
           sorted(found.get("matchedOn", {})) == sorted(model["match"]["dmi"]), found.get("matchedOn"))
     check("%s: the rig is the model's" % model_id, report.get("rig") == model_id, report.get("rig"))
+    check("%s: the no-configuration warning names the model's rig, not the default" % model_id,
+          "using the defaults (rig %s from model %s," % (model_id, model_id) in err, err)
     entries = {e["entry"]: e for e in found.get("entries", [])}
     expect = facts["expect"]
     for entry in expect.get("found", []):
