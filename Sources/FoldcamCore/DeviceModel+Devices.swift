@@ -11,6 +11,8 @@ public struct ModelDeviceMatch: Sendable, Equatable {
 extension DeviceModel {
     /// The property that carries a model match's provenance to the classifiers and `--probe`.
     public static let matchProperty = "FOLDCAM_MODEL_MATCH"
+    /// A glob over the sub-device name whose mounting controls hold for this capture node.
+    public static let subdeviceProperty = "FOLDCAM_SUBDEVICE"
     /// Set with ACCEL_MOUNT_MATRIX when the model's correction supplied it.
     public static let matrixProperty = "FOLDCAM_MODEL_MATRIX"
 
@@ -27,6 +29,7 @@ extension DeviceModel {
                 var added: [String: String] = [:]
                 if properties["FOLDCAM_CAMERA"] == nil { added = tagged(["FOLDCAM_CAMERA": camera.rigCamera], entry, how) }
                 if let rotation = camera.rotation { added["FOLDCAM_SENSOR_ROTATION"] = String(rotation) }
+                if let subdevice = camera.subdevice { added[Self.subdeviceProperty] = subdevice.pattern }
                 return ModelDeviceMatch(entry: entry, matchedBy: how, properties: added)
             }
         case "iio":

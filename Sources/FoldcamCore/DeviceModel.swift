@@ -46,6 +46,9 @@ public struct ModelCamera: Sendable, Equatable {
     public var libcamera: String?
     /// The sensor's mounting, when the firmware reports it wrong (clockwise degrees).
     public var rotation: Int?
+    /// The sensor sub-device (its V4L2 name) whose orientation and rotation controls hold for
+    /// this camera when its capture node has none (the kernel puts them on the sub-device).
+    public var subdevice: Glob?
     public var mirrored: Bool?
 }
 

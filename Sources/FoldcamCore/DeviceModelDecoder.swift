@@ -106,10 +106,11 @@ public enum DeviceModelDecoder {
 
     private static func decodeCamera(_ cursor: JSONCursor) -> ModelCamera? {
         guard cursor.isObject() else { return nil }
-        cursor.checkKeys(["rigCamera", "usb", "v4l2Name", "libcamera", "rotation", "mirrored"])
+        cursor.checkKeys(["rigCamera", "usb", "v4l2Name", "libcamera", "rotation", "mirrored", "subdevice"])
         guard let rigCamera = cursor.required("rigCamera", "the rig camera's id")?.string() else { return nil }
         let camera = ModelCamera(rigCamera: rigCamera, usb: usbID(cursor.field("usb")), v4l2Name: cursor.field("v4l2Name")?.string().map(Glob.init),
-                                 libcamera: cursor.field("libcamera")?.string(), rotation: rotation(cursor.field("rotation")), mirrored: cursor.field("mirrored")?.bool())
+                                 libcamera: cursor.field("libcamera")?.string(), rotation: rotation(cursor.field("rotation")),
+                                 subdevice: cursor.field("subdevice")?.string().map(Glob.init), mirrored: cursor.field("mirrored")?.bool())
         if camera.usb == nil && camera.v4l2Name == nil && camera.libcamera == nil && cursor.field("usb") == nil {
             cursor.collector.add(cursor.path, "says nothing to match the camera by (give \"usb\", \"v4l2Name\" or \"libcamera\")")
         }

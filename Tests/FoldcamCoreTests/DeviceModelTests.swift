@@ -71,6 +71,15 @@ import Testing
         #expect(model.match(subsystem: "iio", properties: [:], attributes: ["name": "gyro_3d"]) == nil)
     }
 
+    @Test func aCameraLinkedToItsSensorSubdevice() throws {
+        let text = Self.yoga.replacingOccurrences(of: #""usb": "04F2:B5C1""#, with: #""v4l2Name": "unicam-image", "subdevice": "imx219*""#)
+        let model = try DeviceModelDecoder.decode(json: text, id: "yoga")
+        #expect(model.cameras.first?.subdevice == Glob("imx219*"))
+        let match = model.match(subsystem: "video4linux", properties: [:], attributes: ["name": "unicam-image"])
+        #expect(match?.properties[DeviceModel.subdeviceProperty] == "imx219*")
+        #expect(match?.properties["FOLDCAM_CAMERA"] == "user")
+    }
+
     @Test func mergingOverrides() throws {
         let base = try JSONParser.parse(#"{"a": 1, "list": [{"id": "x", "v": 1}, {"id": "y"}], "plain": [1, 2], "gone": true}"#)
         let patch = try JSONParser.parse(#"{"a": 2, "list": [{"id": "x", "v": 2}, {"id": "y", "remove": true}, {"id": "z"}], "plain": [3], "gone": null}"#)

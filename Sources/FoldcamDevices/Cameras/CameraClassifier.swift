@@ -60,8 +60,14 @@ public enum CameraClassifier {
             }
         }
         let usb = properties["ID_BUS"] == "usb"
-        let (position, positionSource) = self.position(properties, answers.controls, usb: usb, rigCamera: rigCamera, warnings: &warnings, name: record.displayName)
-        let (rotation, rotationSource) = sensorRotation(properties, answers.controls, rigCamera: rigCamera, warnings: &warnings, name: record.displayName)
+        let (position, readPositionSource) = self.position(properties, answers.controls, usb: usb, rigCamera: rigCamera, warnings: &warnings, name: record.displayName)
+        let (rotation, readRotationSource) = sensorRotation(properties, answers.controls, rigCamera: rigCamera, warnings: &warnings, name: record.displayName)
+        // Controls read from the sensor's sub-device rather than this node: say where.
+        func located(_ source: String) -> String {
+            guard let from = answers.mountingFrom, source.hasPrefix("V4L2_CID") else { return source }
+            return "\(source) on \(from)"
+        }
+        let (positionSource, rotationSource) = (located(readPositionSource), located(readRotationSource))
         let deviceType = properties["FOLDCAM_DEVICE_TYPE"] ?? rigCamera?.deviceType ?? (usb ? "external" : "wide")
         let modes = Self.modes(answers.formats)
         let depth = answers.formats.contains { $0.fourcc.isDepth }

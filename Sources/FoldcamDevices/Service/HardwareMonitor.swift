@@ -44,7 +44,9 @@ final class HardwareMonitor {
     /// Takes the first inventory, reports it, then follows hotplug until `stop` gets a message.
     func run(stop: Mailbox<Bool>) throws {
         let cameraDevices = try UdevEnumerator.devices(context, subsystems: ["video4linux"])
-        for device in cameraDevices { post(inventory.update(device.record(attributes: UdevRecord.cameraAttributes, model: settings.model), log: log)) }
+        // Sensor sub-devices first: a capture node a model links to one reads its mounting there.
+        let subdevicesFirst = cameraDevices.filter { $0.sysname.hasPrefix("v4l-subdev") } + cameraDevices.filter { !$0.sysname.hasPrefix("v4l-subdev") }
+        for device in subdevicesFirst { post(inventory.update(device.record(attributes: UdevRecord.cameraAttributes, model: settings.model), log: log)) }
         // With no video node at all nothing above reconciled: every rig camera is unplugged.
         post(inventory.reconcile())
         updates.post(.cameras(inventory.descriptors))
