@@ -101,7 +101,10 @@ let package = Package(
         // The client library kiosk code imports: requests, events, reconnecting direction maps.
         .target(name: "FoldcamClient", dependencies: ["FoldcamCore", "FoldcamPlatform"]),
         .executableTarget(name: "foldcamd", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamDaemon"]),
-        .executableTarget(name: "foldcamctl", dependencies: ["FoldcamCore", "FoldcamPlatform", "FoldcamIO", "FoldcamRender", "FoldcamClient"]),
+        // `foldcamctl report`: what a device model needs, read from sysfs, udev's database, V4L2
+        // (kernel ioctls, no libv4l2) and pw-dump; redacted (docs/devices.md).
+        .target(name: "FoldcamReport", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamV4L2"]),
+        .executableTarget(name: "foldcamctl", dependencies: ["FoldcamCore", "FoldcamPlatform", "FoldcamIO", "FoldcamRender", "FoldcamClient", "FoldcamReport"]),
         // Benchmarks of the decision core (docs/benchmarks.md).
         .executableTarget(name: "FoldcamBench", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamCapture", "FoldcamPlatform"]),
         // Socket figures: round trip vs an echo server, fan-out to 1,000 subscribers, idle RSS and

@@ -48,7 +48,7 @@ _foldcamctl() {
         if [[ $cur == -* ]]; then
             COMPREPLY=($(compgen -W '--socket --json --help --version' -- "$cur"))
         else
-            COMPREPLY=($(compgen -W 'status devices directions watch follow metrics pin unpin rotation snapshot sim rig' -- "$cur"))
+            COMPREPLY=($(compgen -W 'status devices directions watch follow metrics pin unpin rotation snapshot sim rig report' -- "$cur"))
         fi
         return
     fi
@@ -84,6 +84,8 @@ _foldcamctl() {
         elif ((${#args[@]} == 1)); then
             COMPREPLY=($(compgen -W '0 90 180 270' -- "$cur"))
         fi ;;
+    report)
+        if [[ $prev == -o ]]; then _filedir txt; else COMPREPLY=($(compgen -W '-o' -- "$cur")); fi ;;
     snapshot)
         if [[ $prev == --at || $prev == --camera ]]; then return; fi
         if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W '--at --camera' -- "$cur")); else _filedir png; fi ;;

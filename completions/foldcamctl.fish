@@ -58,6 +58,7 @@ complete -c foldcamctl -n "__foldcamctl_at" -a directions -d "which cameras face
 complete -c foldcamctl -n "__foldcamctl_at" -a watch -d 'one line per change, live'
 complete -c foldcamctl -n "__foldcamctl_at" -a follow -d 'apply the screens advice through the compositor'
 complete -c foldcamctl -n "__foldcamctl_at" -a metrics -d "the daemon's metrics (Prometheus text)"
+complete -c foldcamctl -n "__foldcamctl_at" -a report -d "write what a device model needs as one text file"
 complete -c foldcamctl -n "__foldcamctl_at" -a pin -d 'pin the viewed display'
 complete -c foldcamctl -n "__foldcamctl_at" -a unpin -d 'undo pin'
 complete -c foldcamctl -n "__foldcamctl_at" -a rotation -d "a display's UI rotation"

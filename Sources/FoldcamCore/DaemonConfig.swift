@@ -3,6 +3,11 @@
 public struct DaemonConfig: Sendable, Equatable {
     /// A built-in rig id or a path to a rig JSON file.
     public var rig: String = "duo"
+    /// True when the file names a rig: a configured rig wins over any device model.
+    public var rigGiven = false
+    /// The device model chosen for this machine when no rig is configured (not a file key:
+    /// set by the configuration loader from /etc and /usr/share/foldcam/models.d).
+    public var model: DeviceModel?
     /// Members of this group (and root) may change state over the socket.
     public var group: String?
     public var maxClients: Int = 256
@@ -86,7 +91,7 @@ public struct DaemonConfig: Sendable, Equatable {
                 if let mode = CameraMode(rawValue: text) { config.cameraMode = mode } else { collector.add(cursor.path, "unknown mode \"\(text)\" (expected one of: virtual, individual)") }
             }
             if let rig = root.field("rig")?.string() {
-                if rig.isEmpty { collector.add("rig", "must not be empty (a preset id or a path)") } else { config.rig = rig }
+                if rig.isEmpty { collector.add("rig", "must not be empty (a preset id or a path)") } else { config.rig = rig; config.rigGiven = true }
             }
             if let group = root.field("group")?.string() { config.group = group }
             if let cursor = root.field("maxClients"), let count = cursor.integer() {

@@ -16,6 +16,9 @@ public struct LoadedConfiguration: Sendable {
     public var notes: [String] = []
     /// What works, but probably not as meant (no configuration file: defaults).
     public var warnings: [String] = []
+    /// The device model search, when no rig was configured (docs/devices.md); nil when a rig
+    /// was given (configuration or --rig) or in simulation.
+    public var model: ModelSelection?
 
     /// Loads and validates config and rig; throws `RigLoader.LoadError` naming the file and
     /// every problem.
@@ -51,7 +54,22 @@ public struct LoadedConfiguration: Sendable {
             config.rig = rig
             if readPath != nil { notes.append("rig: \(rig) (--rig overrides the configuration's)") }
         }
-        let rig = try RigLoader.load(config.rig)
+        // A configured rig wins over any model; with none, this machine's model gives it.
+        var model: ModelSelection?
+        if !config.rigGiven && options.rig == nil && !options.simulate {
+            let selection = try ModelSelection.select()
+            warnings += selection.problems
+            notes.append(selection.summary)
+            if let chosen = selection.model, let rigID = selection.rig?.id {
+                notes.append("rig: \(rigID) from model \(chosen.id) (no rig configured)")
+                // The defaults' rig is not the one used: say which is.
+                warnings = warnings.map { $0.replacing("using the defaults (rig \(config.rig),", with: "using the defaults (rig \(rigID) from model \(chosen.id),", maxReplacements: 1) }
+                config.model = chosen
+                config.rig = RigLoader.modelPrefix + chosen.id
+            }
+            model = selection
+        }
+        let rig = try model?.rig ?? RigLoader.load(config.rig)
         // A virtual camera follows "viewed" or a display of this rig (the rig may be swapped
         // by --rig or a reload: checked against the one loaded).
         if config.cameraMode == .virtual {
@@ -61,7 +79,7 @@ public struct LoadedConfiguration: Sendable {
                 throw RigLoader.LoadError(description: "config file \(readPath ?? path) does not fit rig \(rig.id):\n" + error.errors.map { "  \($0)" }.joined(separator: "\n"))
             }
         }
-        return LoadedConfiguration(config: config, rig: rig, configPath: readPath, notes: notes, warnings: warnings)
+        return LoadedConfiguration(config: config, rig: rig, configPath: readPath, notes: notes, warnings: warnings, model: model)
     }
 
     /// The absolute (or configuration-relative) path a rig spec names, when it is a relative
@@ -85,3 +103,4 @@ public struct LoadedConfiguration: Sendable {
         return directory.hasSuffix("/") ? directory + rest : directory + "/" + rest
     }
 }
+

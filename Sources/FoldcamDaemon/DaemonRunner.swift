@@ -80,6 +80,8 @@ public final class DaemonRunner {
         config = loaded.config
         log.threshold = Self.priority(config.logLevel)
         for warning in loaded.warnings { log.warning(warning) }
+        // Which device model gave the rig (or that none matched): said once, at start.
+        if let model = loaded.model { log.notice(model.summary) }
         try Self.ensureDescriptors(for: config, log: log)
 
         let loop = try EventLoop()

@@ -21,9 +21,10 @@ public enum ProbeCommand {
         if PathKind.of(Self.udevDatabase) != .directory {
             log.warning("udev's database (\(Self.udevDatabase)) is absent: udev does not run here (a container or chroot?), so no device carries the properties the rig's udev rules set and every rig device shows as missing; run --probe where udev runs")
         }
-        let report: ProbeReport
+        var report: ProbeReport
         do {
             report = try DeviceProbe.run(rig: rig, settings: DeviceSettings(config: config), log: log)
+            report.modelSelection = loaded.model
         } catch {
             log.error("cannot probe devices: \(error)")
             return 1

@@ -11,16 +11,36 @@ public enum RigLoader {
         }
     }
 
-    /// `spec` is a built-in preset id (`duo`) or a path to a rig JSON file.
+    /// `spec` is a built-in preset id (`duo`), `model:ID` (the rig of a device model in the
+    /// model database, docs/devices.md) or a path to a rig JSON file.
     public static func load(_ spec: String) throws -> Rig {
         if let text = RigPresets.json(spec) {
             return try decode(text, origin: "preset \(spec)")
         }
+        if spec.hasPrefix(modelPrefix) { return try modelRig(String(spec.dropFirst(modelPrefix.count))) }
         guard spec.contains("/") || spec.hasSuffix(".json") else {
             throw LoadError(description: "unknown rig \(ClientText.quoted(spec)): not a preset (presets: \(RigPresets.ids.joined(separator: ", "))) and not a .json path")
         }
         let text = try readText(spec, what: "rig file")
         return try decode(text, origin: spec)
+    }
+
+    public static let modelPrefix = "model:"
+
+    /// The rig of the model `id`, as the database's precedence picks the file (/etc first).
+    static func modelRig(_ id: String) throws -> Rig {
+        let loaded = ModelDatabase.load()
+        let named = loaded.candidates.filter { $0.model.id == id }.sorted { $0.origin > $1.origin }
+        guard let candidate = named.first else {
+            let ids = Array(Set(loaded.candidates.map(\.model.id))).sorted()
+            let searched = loaded.directories.map(\.path).joined(separator: ", ")
+            throw LoadError(description: "unknown model \(ClientText.quoted(id))\(NearestName.hint(for: id, among: ids)) (models in \(searched): \(ids.isEmpty ? "none" : ids.joined(separator: ", ")))")
+        }
+        do {
+            return try candidate.model.resolvedRig()
+        } catch {
+            throw LoadError(description: "model file \(candidate.path) has an invalid rig:\n" + error.errors.map { "  \($0)" }.joined(separator: "\n"))
+        }
     }
 
     private static func decode(_ text: String, origin: String) throws -> Rig {

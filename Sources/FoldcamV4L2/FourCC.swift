@@ -54,4 +54,15 @@ public struct FourCC: RawRepresentable, Hashable, Sendable, CustomStringConverti
     public var isDepth: Bool { Self.depthFormats.contains(self) }
 
     static let depthFormats: Set<FourCC> = ["Z16 ", "INZI", "INVZ", "INVR", "ZT16"]
+
+    /// Raw Bayer mosaics (videodev2.h's V4L2_PIX_FMT_S*8/10/12/14/16, their packed and IPU3
+    /// variants): frames that need an ISP before anyone can show them.
+    public var isRawBayer: Bool { Self.rawBayerFormats.contains(self) }
+
+    static let rawBayerFormats: Set<FourCC> = [
+        "BA81", "GBRG", "GRBG", "RGGB", "BG10", "GB10", "BA10", "RG10", "BG12", "GB12", "BA12", "RG12",
+        "BG14", "GB14", "GR14", "RG14", "BYR2", "GB16", "GR16", "RG16",
+        "pBAA", "pGAA", "pgAA", "pRAA", "pBCC", "pGCC", "pgCC", "pRCC", "pBEE", "pGEE", "pgEE", "pREE",
+        "BD10", "GD10", "Gd10", "RD10", "ip3b", "ip3g", "ip3G", "ip3r",
+    ]
 }

@@ -34,6 +34,7 @@ enum ControlTool {
         case "rig render": try RigCommand.render(&arguments)
         case "rig show": try RigCommand.show(&arguments)
         case "rig list": try RigCommand.list(&arguments)
+        case "report": try ReportCommand.run(&arguments)
         case "status": try await StatusCommand.run(&arguments, daemon)
         case "devices": try await DevicesCommand.run(&arguments, daemon)
         case "directions": try await DirectionsCommand.run(&arguments, daemon)

@@ -21,6 +21,9 @@ NAMES = {QUERYCAP: "VIDIOC_QUERYCAP", ENUM_FMT: "VIDIOC_ENUM_FMT", G_FMT: "VIDIO
 CAP_VIDEO_CAPTURE, CAP_VIDEO_OUTPUT, CAP_META_CAPTURE, CAP_STREAMING, CAP_DEVICE_CAPS = 0x1, 0x2, 0x00800000, 0x04000000, 0x80000000
 CID_HFLIP, CID_VFLIP, CID_ROTATE = 0x00980914, 0x00980915, 0x00980922
 CID_CAMERA_ORIENTATION, CID_CAMERA_SENSOR_ROTATION = 0x009A0922, 0x009A0923
+CTRL_FLAG_NEXT_CTRL = 0x80000000
+CONTROL_NAMES = {CID_HFLIP: b"Horizontal Flip", CID_VFLIP: b"Vertical Flip", CID_ROTATE: b"Rotate",
+                 CID_CAMERA_ORIENTATION: b"Camera Orientation", CID_CAMERA_SENSOR_ROTATION: b"Camera Sensor Rotation"}
 FRMSIZE_TYPE_DISCRETE = FRMIVAL_TYPE_DISCRETE = 1
 
 
@@ -104,9 +107,15 @@ class Handler(UMockdev.IoctlBase):
             return struct.pack("<IIIIIII16x8x", index, code, width, height, FRMIVAL_TYPE_DISCRETE, 1, rates[index])
         if number == QUERYCTRL:
             (cid,) = struct.unpack_from("<I", buffer)
+            if cid & CTRL_FLAG_NEXT_CTRL:
+                # The next control after the id given (enumeration, as `foldcamctl report` does).
+                following = sorted(c for c in camera.controls if c > cid & 0x0FFFFFFF)
+                if not following:
+                    return None
+                cid = following[0]
             if cid not in camera.controls:
                 return None
-            return struct.pack("<II32siiiiI8x", cid, 1, b"ctrl", 0, 360, 1, 0, 0)
+            return struct.pack("<II32siiiiI8x", cid, 1, CONTROL_NAMES.get(cid, b"ctrl"), 0, 360, 1, 0, 0)
         if number == G_CTRL:
             (cid,) = struct.unpack_from("<I", buffer)
             if cid not in camera.controls:

@@ -42,7 +42,9 @@ public enum CameraClassifier {
         if let label = loopback.labels.first(where: { $0 == capability.card }) {
             return .skipped(reason: "the daemon's own virtual camera (card label \"\(label)\")")
         }
+        if record.sysname.hasPrefix("v4l-subdev") { return .skipped(reason: subdeviceReason(answers.controls)) }
         if let reason = nodeKindSkipReason(capability.nodeCapabilities) { return .skipped(reason: reason) }
+        if let reason = rawOnlySkipReason(answers.formats, onlyEmulated: answers.onlyEmulatedFormats) { return .skipped(reason: reason) }
 
         var warnings: [String] = []
         let properties = record.properties
@@ -52,14 +54,20 @@ public enum CameraClassifier {
             if let index = rig.cameraIndex(id) {
                 rigCamera = rig.cameras[index]
                 let rule = properties["FOLDCAM_MATCH"].map { " (rule matched \($0))" } ?? ""
-                matchedBy = "udev FOLDCAM_CAMERA=\(id)\(rule)"
+                matchedBy = properties[DeviceModel.matchProperty] ?? "udev FOLDCAM_CAMERA=\(id)\(rule)"
             } else {
                 warnings.append("\(record.displayName): FOLDCAM_CAMERA=\(id) names no camera of rig \(rig.id) (cameras: \(rig.cameras.map(\.id).joined(separator: ", "))); treated as an extra camera")
             }
         }
         let usb = properties["ID_BUS"] == "usb"
-        let (position, positionSource) = self.position(properties, answers.controls, usb: usb, rigCamera: rigCamera, warnings: &warnings, name: record.displayName)
-        let (rotation, rotationSource) = sensorRotation(properties, answers.controls, rigCamera: rigCamera, warnings: &warnings, name: record.displayName)
+        let (position, readPositionSource) = self.position(properties, answers.controls, usb: usb, rigCamera: rigCamera, warnings: &warnings, name: record.displayName)
+        let (rotation, readRotationSource) = sensorRotation(properties, answers.controls, rigCamera: rigCamera, warnings: &warnings, name: record.displayName)
+        // Controls read from the sensor's sub-device rather than this node: say where.
+        func located(_ source: String) -> String {
+            guard let from = answers.mountingFrom, source.hasPrefix("V4L2_CID") else { return source }
+            return "\(source) on \(from)"
+        }
+        let (positionSource, rotationSource) = (located(readPositionSource), located(readRotationSource))
         let deviceType = properties["FOLDCAM_DEVICE_TYPE"] ?? rigCamera?.deviceType ?? (usb ? "external" : "wide")
         let modes = Self.modes(answers.formats)
         let depth = answers.formats.contains { $0.fourcc.isDepth }
@@ -81,6 +89,30 @@ public enum CameraClassifier {
         if flags.contains(.metadataCapture) { return "a metadata-only node" }
         if flags.contains(.videoOutput) || flags.contains(.videoOutputMultiplanar) { return "an output node" }
         return "not a video capture node (capabilities 0x\(String(flags.rawValue, radix: 16)))"
+    }
+
+    /// A sub-device is no camera (it delivers no frames); what its controls say about the
+    /// sensor's mounting is reported, for the rig or a model to use.
+    static func subdeviceReason(_ controls: V4L2Controls) -> String {
+        var said: [String] = []
+        if let orientation = controls.orientation {
+            said.append("orientation \([0: "front", 1: "back", 2: "external"][orientation] ?? String(orientation)) (V4L2_CID_CAMERA_ORIENTATION)")
+        }
+        if let rotation = controls.sensorRotationCounterClockwise {
+            said.append("sensor rotation \(rotation)° counter-clockwise, \(clockwise(fromCounterClockwise: rotation))° clockwise (V4L2_CID_CAMERA_SENSOR_ROTATION)")
+        }
+        return "a V4L2 sub-device (no frames; libcamera or a capture node carries them)" + (said.isEmpty ? "" : ": " + said.joined(separator: ", "))
+    }
+
+    /// Why a capture node that offers only raw Bayer formats is no camera foldcam can show (an
+    /// IPU6/IPU7 ISYS capture node: libcamera or the vendor's HAL runs the ISP); nil otherwise.
+    static func rawOnlySkipReason(_ formats: [V4L2Format], onlyEmulated: Bool = false) -> String? {
+        if onlyEmulated {
+            return "a raw capture node with no usable format (every format it lists is libv4l2's software conversion of a raw one, such as Bayer, which needs an ISP): on an IPU this is an ISYS capture node, and the camera is reached through libcamera (PipeWire) instead"
+        }
+        guard !formats.isEmpty, formats.allSatisfy({ $0.fourcc.isRawBayer }) else { return nil }
+        let names = formats.map(\.fourcc.name).joined(separator: ", ")
+        return "a raw capture node with no usable format (only Bayer \(names), which needs an ISP): on an IPU this is an ISYS capture node, and the camera is reached through libcamera (PipeWire) instead"
     }
 
     /// Stable across reboots and replugging, never the /dev/videoN number: a USB camera with a

@@ -44,14 +44,25 @@ public struct CameraInventory {
         }
     }
 
-    /// A node appeared or changed: probe it (blocking) and classify it.
+    /// Sensor sub-devices present, by sysfs path: their name, node and mounting controls, for
+    /// the capture nodes a model links to them (`DeviceModel.subdeviceProperty`).
+    public private(set) var subdevices: [String: (name: String, node: String, controls: V4L2Controls)] = [:]
+
+    /// A node appeared or changed: probe it (blocking) and classify it. A sub-device that
+    /// appears makes the capture nodes linked to it be classified again.
     public mutating func update(_ record: UdevRecord, log: Log) -> [InputEvent] {
         entries[record.syspath] = (record, examine(record, log: log))
+        if subdevices[record.syspath] != nil {
+            for (syspath, item) in entries where item.record.properties[DeviceModel.subdeviceProperty] != nil {
+                entries[syspath] = (item.record, examine(item.record, log: log))
+            }
+        }
         return reconcile()
     }
 
     /// A node went away.
     public mutating func remove(syspath: String, log: Log) -> [InputEvent] {
+        subdevices[syspath] = nil
         if let old = entries.removeValue(forKey: syspath), case let .camera(descriptor) = old.entry {
             log.info("camera removed: \(descriptor.localizedName) (\(descriptor.uniqueID))\(descriptor.rigCamera.map { " = rig camera \($0)" } ?? "")")
         }
@@ -67,9 +78,9 @@ public struct CameraInventory {
         return (reconcile(), stillBusy)
     }
 
-    func examine(_ record: UdevRecord, log: Log) -> Entry {
+    mutating func examine(_ record: UdevRecord, log: Log) -> Entry {
         guard let node = record.devnode else { return .skipped(reason: "no device node") }
-        let answers: V4L2Answers
+        var answers: V4L2Answers
         do {
             answers = try prober(node)
         } catch {
@@ -80,6 +91,14 @@ public struct CameraInventory {
             }
             log.warning("\(error); \(error.isVanished ? "the device vanished while being probed" : "skipping it")")
             return .failed(error)
+        }
+        if record.sysname.hasPrefix("v4l-subdev") {
+            subdevices[record.syspath] = (record.attributes["name"] ?? record.sysname, node, answers.controls)
+        } else if let pattern = record.properties[DeviceModel.subdeviceProperty], answers.controls.orientation == nil, answers.controls.sensorRotationCounterClockwise == nil,
+                  let subdevice = subdevices.values.sorted(by: { $0.node < $1.node }).first(where: { Glob(pattern).matches($0.name) }) {
+            answers.controls.orientation = subdevice.controls.orientation
+            answers.controls.sensorRotationCounterClockwise = subdevice.controls.sensorRotationCounterClockwise
+            answers.mountingFrom = "\(subdevice.node) (\(subdevice.name))"
         }
         switch CameraClassifier.classify(record, answers, rig: rig, loopback: loopback) {
         case let .camera(descriptor, warnings):

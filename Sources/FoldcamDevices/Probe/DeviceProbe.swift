@@ -11,14 +11,16 @@ public enum DeviceProbe {
         var inventory = CameraInventory(rig: rig, loopback: settings.loopback)
         let cameraDevices = try UdevEnumerator.devices(context, subsystems: ["video4linux"])
         for device in cameraDevices.sorted(by: { Self.nodeOrder($0.devnode ?? $0.syspath) < Self.nodeOrder($1.devnode ?? $1.syspath) }) {
-            let record = device.record(attributes: UdevRecord.cameraAttributes)
+            let record = device.record(attributes: UdevRecord.cameraAttributes, model: settings.model)
+            noteModelMatch(record, model: settings.model, into: &report)
             _ = inventory.update(record, log: log)
             if let entry = inventory.entries[record.syspath]?.entry {
                 report.cameras.append(ProbeReport.CameraNode(node: record.displayName, syspath: record.syspath, entry: entry, taggedAs: record.properties["FOLDCAM_CAMERA"]))
             }
         }
         for device in try UdevEnumerator.devices(context, subsystems: ["iio"]).sorted(by: { $0.syspath < $1.syspath }) {
-            let record = device.record(attributes: IIOClassifier.attributes)
+            let record = device.record(attributes: IIOClassifier.attributes, model: settings.model)
+            noteModelMatch(record, model: settings.model, into: &report)
             let sensors = SensorSet(rig: rig, log: log, useBuffers: false, pollFloorMilliseconds: settings.sensorPollMilliseconds)
             let reading = sensors.add(record).first
             let outcome = IIOClassifier.classify(record, rig: rig)
@@ -31,6 +33,24 @@ public enum DeviceProbe {
             report.connectors = cardsSeen ? connectors : nil
             report.orientationNotes = failures.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value); panel orientation not read" }
             for note in report.orientationNotes { log.notice(note) }
+        }
+        if let model = settings.model, !model.presence.isEmpty {
+            for device in try UdevEnumerator.devices(context, subsystems: ["usb"]) {
+                let properties = device.properties
+                guard let vendor = properties["ID_VENDOR_ID"], let product = properties["ID_MODEL_ID"] else { continue }
+                let usb = "\(vendor):\(product)".lowercased()
+                for (index, input) in model.presence.enumerated() where input.usb == usb {
+                    report.modelFound["devices.presence[\(index)]"] = "present now: usb \(usb) at \(device.syspath)"
+                }
+            }
+            // Input devices by name (a Bluetooth keyboard has no USB id to look for).
+            for device in try UdevEnumerator.devices(context, subsystems: ["input"]) {
+                guard let quoted = device.properties["NAME"] else { continue }
+                let name = quoted.count >= 2 && quoted.hasPrefix("\"") && quoted.hasSuffix("\"") ? String(quoted.dropFirst().dropLast()) : quoted
+                for (index, input) in model.presence.enumerated() where input.inputName?.matches(name) == true {
+                    report.modelFound["devices.presence[\(index)]"] = "present now: input device \(ClientText.quoted(name)) at \(device.syspath)"
+                }
+            }
         }
         do {
             let switches = try LibInputSwitches(context, seat: settings.seat)
@@ -46,6 +66,18 @@ public enum DeviceProbe {
             report.switchesNote = "\(error)"
         }
         return report
+    }
+
+    /// Records which model entry a device matched, for the model's "not found" list.
+    static func noteModelMatch(_ record: UdevRecord, model: DeviceModel?, into report: inout ProbeReport) {
+        if let provenance = record.properties[DeviceModel.matchProperty] {
+            // "model ID devices.cameras[0] (usb ...)": the entry is the third word.
+            let words = provenance.split(separator: " ")
+            if words.count >= 3 { report.modelFound[String(words[2])] = record.displayName }
+        } else if let entry = model?.match(subsystem: record.subsystem, properties: record.properties, attributes: record.attributes)?.entry {
+            // Matched, but a local udev rule had tagged it already (the model added nothing).
+            report.modelFound[entry] = "\(record.displayName) (tagged by a local udev rule)"
+        }
     }
 
     /// How the daemon would read a sensor in use. The probe itself only polls (it must not

@@ -5,6 +5,7 @@ extension ProbeReport {
     public var json: JSONValue {
         let members: [(String, JSONValue)] = [
             ("rig", .string(rig.id)),
+            ("model", modelJSON),
             ("cameras", .array(cameras.map(cameraJSON))),
             ("missingRigCameras", .array(missingRigCameras.map { .string($0) })),
             ("sensors", .array(sensors.map(sensorJSON))),

@@ -5,6 +5,7 @@ extension ProbeReport {
     public var text: String {
         var lines: [String] = ["Rig:             \(rig.id) (cameras: \(rig.cameras.map(\.id).joined(separator: ", ")))", ""]
         func line(_ label: String, _ value: String) { lines.append((label + ":").padding(16) + " " + value) }
+        lines += modelText
         for camera in cameras {
             switch camera.entry {
             case let .camera(descriptor):

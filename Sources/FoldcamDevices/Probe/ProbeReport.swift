@@ -1,4 +1,5 @@
 import FoldcamCore
+import FoldcamIO
 
 /// What `foldcamd --probe` found and why each device was classified as it was, like
 /// `libinput list-devices`. Plain values: `DeviceProbe` fills it, the renderers print it.
@@ -47,6 +48,10 @@ public struct ProbeReport: Sendable {
     public var orientationNotes: [String] = []
     /// The libinput seat whose switches were listed.
     public var seat = "seat0"
+    /// The device model search, when no rig was configured (`ProbeReport+Model.swift`).
+    public var modelSelection: ModelSelection?
+    /// Model entries (`devices.cameras[0]`) and the device that matched each.
+    public var modelFound: [String: String] = [:]
 
     /// Rig cameras no node answered for (busy ones count as there).
     public var missingRigCameras: [String] {

@@ -12,7 +12,7 @@ public enum IIOClassifier {
     }
 
     /// Attributes the classifier needs copied into the record (presence is what counts).
-    public static let attributes = ["name", "in_angl0_raw", "in_accel_x_raw", "in_accel_mount_matrix", "mount_matrix"]
+    public static let attributes = ["name", "in_angl0_raw", "in_accel_x_raw", "in_accel_mount_matrix", "mount_matrix", "location"]
 
     public static func classify(_ record: UdevRecord, rig: Rig) -> Outcome {
         let properties = record.properties
@@ -24,7 +24,7 @@ public enum IIOClassifier {
                 guard let hinge = rig.hingeIndex(id) else {
                     return .skipped(reason: "FOLDCAM_HINGE=\(id) names no hinge of rig \(rig.id) (hinges: \(rig.hinges.map(\.id).joined(separator: ", ")))")
                 }
-                return .hinge(hinge: hinge, matchedBy: "udev FOLDCAM_HINGE=\(id)")
+                return .hinge(hinge: hinge, matchedBy: properties[DeviceModel.matchProperty] ?? "udev FOLDCAM_HINGE=\(id)")
             }
             guard rig.hinges.count == 1 else {
                 return .skipped(reason: "an IIO device named \"hinge\", but rig \(rig.id) has \(rig.hinges.count) hinges: say which with FOLDCAM_HINGE=<hinge id> in a udev rule")
@@ -36,7 +36,7 @@ public enum IIOClassifier {
             guard let sensor = rig.accelerometerIndex(location) else {
                 return .skipped(reason: "an accelerometer at ACCEL_LOCATION=\(location), which rig \(rig.id) does not place (accelerometers: \(rig.accelerometers.isEmpty ? "none" : rig.accelerometers.map(\.id).joined(separator: ", ")))")
             }
-            for (source, text) in [("udev ACCEL_MOUNT_MATRIX", properties["ACCEL_MOUNT_MATRIX"]), ("sysfs in_accel_mount_matrix", attributes["in_accel_mount_matrix"]), ("sysfs mount_matrix", attributes["mount_matrix"])] {
+            for (source, text) in [(properties[DeviceModel.matrixProperty] ?? "udev ACCEL_MOUNT_MATRIX", properties["ACCEL_MOUNT_MATRIX"]), ("sysfs in_accel_mount_matrix", attributes["in_accel_mount_matrix"]), ("sysfs mount_matrix", attributes["mount_matrix"])] {
                 guard let text else { continue }
                 guard let matrix = MountMatrix(parsing: text) else {
                     return .skipped(reason: "\(source) \"\(text)\" is not a 3x3 matrix (\"x1, y1, z1; x2, y2, z2; x3, y3, z3\")")

@@ -27,6 +27,9 @@ public struct DeviceSettings: Sendable, Equatable {
     /// daemon's not yet located ones. Locating opens those nodes, so a loopback already fed is
     /// not asked for again.
     public var locateLoopbacks: [String] = []
+    /// The device model chosen for this machine (docs/devices.md): its device entries tag
+    /// cameras and sensors as udev rules would.
+    public var model: DeviceModel?
 
     public init(config: DaemonConfig) {
         seat = config.seat
@@ -34,5 +37,6 @@ public struct DeviceSettings: Sendable, Equatable {
         let cameras = config.virtualCameras
         loopback = CameraClassifier.Loopback(labels: cameras.map(\.loopbackLabel), nodes: cameras.compactMap(\.loopbackDevice))
         sensorPollMilliseconds = config.sensorPollMilliseconds
+        model = config.model
     }
 }

@@ -57,12 +57,14 @@ final class HardwareMonitor {
     /// Takes the first inventory, reports it, then follows hotplug until `stop` gets a message.
     func run(stop: Mailbox<Bool>) throws {
         let cameraDevices = try UdevEnumerator.devices(context, subsystems: ["video4linux"])
-        for device in cameraDevices { post(inventory.update(device.record(attributes: UdevRecord.cameraAttributes), log: log)) }
+        // Sensor sub-devices first: a capture node a model links to one reads its mounting there.
+        let subdevicesFirst = cameraDevices.filter { $0.sysname.hasPrefix("v4l-subdev") } + cameraDevices.filter { !$0.sysname.hasPrefix("v4l-subdev") }
+        for device in subdevicesFirst { post(inventory.update(device.record(attributes: UdevRecord.cameraAttributes, model: settings.model), log: log)) }
         // With no video node at all nothing above reconciled: every rig camera is unplugged.
         post(inventory.reconcile())
         updates.post(.cameras(inventory.descriptors))
         for device in try UdevEnumerator.devices(context, subsystems: ["iio"]) {
-            addSensor(device.record(attributes: IIOClassifier.attributes))
+            addSensor(device.record(attributes: IIOClassifier.attributes, model: settings.model))
         }
         startSwitches()
         scanOutputs()
@@ -147,7 +149,7 @@ final class HardwareMonitor {
             case ("video4linux", "remove"):
                 post(inventory.remove(syspath: device.syspath, log: log))
             case ("video4linux", "add"), ("video4linux", "change"), ("video4linux", "bind"):
-                post(inventory.update(device.record(attributes: UdevRecord.cameraAttributes), log: log))
+                post(inventory.update(device.record(attributes: UdevRecord.cameraAttributes, model: settings.model), log: log))
                 armBusyRetryIfNeeded()
             case ("drm", _):
                 // Hotplug and property changes come on the card (HOTPLUG=1), connectors come
@@ -160,7 +162,7 @@ final class HardwareMonitor {
                 continue
             case ("iio", "add"), ("iio", "change"):
                 _ = removeSensor(device.syspath)
-                addSensor(device.record(attributes: IIOClassifier.attributes))
+                addSensor(device.record(attributes: IIOClassifier.attributes, model: settings.model))
                 continue
             default:
                 continue

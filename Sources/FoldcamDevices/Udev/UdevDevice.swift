@@ -1,3 +1,4 @@
+import FoldcamCore
 import CUdev
 
 /// One udev device. Read what foldcam needs into a `UdevRecord` and let this go: the record is
@@ -45,9 +46,15 @@ final class UdevDevice {
     }
 
     /// The plain value the classifiers read; `attributes` picks the sysfs attributes to copy.
-    func record(attributes names: [String]) -> UdevRecord {
+    /// With a device model, the properties its matching entry adds are merged in, as if a udev
+    /// rule had set them (`DeviceModel.match`).
+    func record(attributes names: [String], model: DeviceModel? = nil) -> UdevRecord {
         var attributes: [String: String] = [:]
         for name in names { attributes[name] = attribute(name) }
+        var properties = self.properties
+        if let model, let match = model.match(subsystem: subsystem ?? "", properties: properties, attributes: attributes) {
+            properties.merge(match.properties) { _, added in added }
+        }
         return UdevRecord(syspath: syspath, sysname: sysname, subsystem: subsystem ?? "", devnode: devnode, properties: properties, attributes: attributes)
     }
 

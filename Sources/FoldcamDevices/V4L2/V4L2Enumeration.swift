@@ -26,14 +26,19 @@ extension V4L2Device {
     }
 
     /// The corresponding C call is `VIDIOC_ENUM_FMT`, repeated until EINVAL. Formats libv4l2
-    /// emulates by converting are left out: they are not what the device delivers.
-    func enumerateFormats(of type: V4L2BufferType) throws(DeviceError) -> [(fourcc: FourCC, description: String)] {
+    /// emulates by converting are left out: they are not what the device delivers. `emulated`
+    /// counts them (a node whose every format is emulated delivers only a raw format libv4l2
+    /// does not list, as an IPU's ISYS capture nodes do).
+    func enumerateFormats(of type: V4L2BufferType, emulated: inout Int) throws(DeviceError) -> [(fourcc: FourCC, description: String)] {
         var formats: [(FourCC, String)] = []
         for index in 0..<Self.enumerationLimit {
             let entry: V4L2FormatEntry?
             do { entry = try format(at: index, of: type) } catch { throw .failed(error) }
             guard let entry else { return formats }
-            if entry.emulated { continue }
+            if entry.emulated {
+                emulated += 1
+                continue
+            }
             formats.append((entry.fourcc, entry.description ?? "?"))
         }
         throw .garbage(device: node, call: "VIDIOC_ENUM_FMT", what: "more than \(Self.enumerationLimit) formats")

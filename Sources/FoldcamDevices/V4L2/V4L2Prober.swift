@@ -8,6 +8,7 @@ public enum V4L2Prober {
     static let maximumSide = 16384
 
     public static func probe(node: String) throws(DeviceError) -> V4L2Answers {
+        if isSubdevice(node) { return try probeSubdevice(node: node) }
         let device = try V4L2Device.forProbing(node)
         let capability = try device.capability()
         var answers = V4L2Answers(capability: capability)
@@ -15,14 +16,32 @@ public enum V4L2Prober {
         let flags = capability.nodeCapabilities
         guard flags.contains(.videoCapture) || flags.contains(.videoCaptureMultiplanar) else { return answers }
         let bufferType: V4L2BufferType = flags.contains(.videoCapture) ? .videoCapture : .videoCaptureMultiplanar
-        answers.formats = try formats(device, bufferType: bufferType)
+        var emulated = 0
+        answers.formats = try formats(device, bufferType: bufferType, emulated: &emulated)
+        answers.onlyEmulatedFormats = answers.formats.isEmpty && emulated > 0
         answers.controls = try controls(device)
         return answers
     }
 
-    static func formats(_ device: V4L2Device, bufferType: V4L2BufferType) throws(DeviceError) -> [V4L2Format] {
+    /// `/dev/v4l-subdevN`: a sensor's (or bridge's) sub-device. It has no capture capabilities
+    /// and answers no VIDIOC_QUERYCAP, but on IPU-class machines the sensor's orientation and
+    /// rotation controls are here, not on a video node.
+    public static func isSubdevice(_ node: String) -> Bool {
+        node.split(separator: "/").last?.hasPrefix("v4l-subdev") == true
+    }
+
+    /// A sub-device's orientation and rotation controls (kernel ioctls: libv4l2 is for capture
+    /// nodes); its capability is empty, so no classifier mistakes it for a camera.
+    static func probeSubdevice(node: String) throws(DeviceError) -> V4L2Answers {
+        let device: V4L2Device
+        do { device = try V4L2Device(node: node, access: .kernel, nonBlocking: true) } catch { throw .failed(error) }
+        defer { device.close() }
+        return V4L2Answers(capability: V4L2Capability(driver: "", card: "", busInfo: "", nodeCapabilities: []), controls: try controls(device))
+    }
+
+    static func formats(_ device: V4L2Device, bufferType: V4L2BufferType, emulated: inout Int) throws(DeviceError) -> [V4L2Format] {
         var formats: [V4L2Format] = []
-        for (code, description) in try device.enumerateFormats(of: bufferType) {
+        for (code, description) in try device.enumerateFormats(of: bufferType, emulated: &emulated) {
             guard code.text != nil else {
                 throw .garbage(device: device.node, call: "VIDIOC_ENUM_FMT", what: "pixel format \(code) is not a fourcc")
             }

@@ -1,0 +1,45 @@
+extension DeviceModel {
+    /// The model's rig: its preset with `overrides` merged in (`JSONMerge`), or its whole rig,
+    /// checked like any rig; then every device entry's rig id is checked against it. Errors
+    /// carry the model file's paths (`rig.overrides.cameras[0]`, `devices.cameras[1].rigCamera`).
+    public func resolvedRig() throws(DocumentErrors) -> Rig {
+        let document: JSONValue
+        let prefix: String
+        switch rig {
+        case let .preset(id, overrides):
+            guard let text = RigPresets.json(id), let base = try? JSONParser.parse(text) else {
+                throw DocumentErrors([PathError(path: "rig.preset", message: "unknown preset \(ClientText.quoted(id))")])
+            }
+            document = overrides.map { JSONMerge.merge(base, $0) } ?? base
+            prefix = "rig (preset \(id) with its overrides)"
+        case let .full(value):
+            document = value
+            prefix = "rig"
+        }
+        let rig: Rig
+        do {
+            rig = try RigDecoder.decode(document)
+        } catch {
+            throw DocumentErrors(error.errors.map { PathError(path: $0.path.isEmpty ? prefix : "\(prefix).\($0.path)", message: $0.message) })
+        }
+        var errors: [PathError] = []
+        func check(_ id: String, _ ids: [String], _ path: String, _ kind: String) {
+            guard !ids.contains(id) else { return }
+            errors.append(PathError(path: path, message: "names no \(kind) of the model's rig \(ClientText.quoted(id))\(NearestName.hint(for: id, among: ids)) (\(kind)s: \(listing(ids)))"))
+        }
+        for (index, camera) in cameras.enumerated() { check(camera.rigCamera, rig.cameras.map(\.id), "devices.cameras[\(index)].rigCamera", "camera") }
+        for (index, sensor) in sensors.enumerated() {
+            switch sensor.role {
+            case let .hinge(id): check(id, rig.hinges.map(\.id), "devices.sensors[\(index)].hinge", "hinge")
+            // A rig without an accelerometer pair may still list a lone accelerometer, for its
+            // corrections: foldcam sets it aside (no pair, no angle) but the data is kept.
+            case let .accelerometer(id) where !rig.accelerometers.isEmpty: check(id, rig.accelerometers.map(\.id), "devices.sensors[\(index)].accelerometer", "accelerometer")
+            case .accelerometer: break
+            }
+        }
+        for (index, display) in displays.enumerated() { check(display.rigDisplay, rig.displays.map(\.id), "devices.displays[\(index)].rigDisplay", "display") }
+        for (index, input) in presence.enumerated() { if let covers = input.covers { check(covers, rig.displays.map(\.id), "devices.presence[\(index)].covers", "display") } }
+        guard errors.isEmpty else { throw DocumentErrors(errors) }
+        return rig
+    }
+}
