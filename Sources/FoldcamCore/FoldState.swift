@@ -57,4 +57,6 @@ public struct FoldState: Sendable, Equatable {
     public var displays: [DisplayState]
     public var cameras: [CameraState]
     public var virtualCamera: VirtualCameraState
+    /// Sensors set aside because a reading could not be true (`SensorPlausibility`).
+    public var suspectSensors: [SensorSuspicion] = []
 }

@@ -173,6 +173,8 @@ public struct Tunables: Sendable, Equatable {
     public var accelerometerMinimumProjection: Double = 0.3
     /// Below this fraction of a target vector in the image plane, a rotation keeps its last value.
     public var rotationMinimumProjection: Double = 0.3
+    /// When a sensor reading cannot be true (`SensorPlausibility`).
+    public var plausibility = PlausibilityLimits()
 }
 
 public struct VirtualCameraConfig: Sendable {

@@ -409,9 +409,24 @@ public enum RigDecoder {
             ("accelerometerMinimumProjection", 0...1, \.accelerometerMinimumProjection),
             ("rotationMinimumProjection", 0...1, \.rotationMinimumProjection),
         ]
-        cursor.checkKeys(fields.map(\.0))
+        cursor.checkKeys(fields.map(\.0) + ["plausibility"])
         for (key, range, keyPath) in fields {
             if let value = cursor.field(key)?.number(in: range) { tunables[keyPath: keyPath] = value }
+        }
+        if let limits = cursor.field("plausibility"), limits.isObject() {
+            let fields: [(String, ClosedRange<Double>, WritableKeyPath<PlausibilityLimits, Double>)] = [
+                ("outsideRange", 1...90, \.outsideRange),
+                ("stuckBelow", 0...10, \.stuckBelow),
+                ("stuckForMilliseconds", 100...600_000, \.stuckForMilliseconds),
+                ("movedBy", 1...180, \.movedBy),
+                ("openAbove", 1...180, \.openAbove),
+                ("agreement", 1...90, \.agreement),
+                ("trustAfter", 1...1000, \.trustAfter),
+            ]
+            limits.checkKeys(fields.map(\.0))
+            for (key, range, keyPath) in fields {
+                if let value = limits.field(key)?.number(in: range) { tunables.plausibility[keyPath: keyPath] = value }
+            }
         }
         return tunables
     }

@@ -10,6 +10,8 @@ public struct StateChange: Sendable, Equatable {
     /// Cameras whose availability or capture rotation changed.
     public var cameras: [Int] = []
     public var virtualCameraSource = false
+    /// A sensor was set aside or trusted again.
+    public var sensors = false
 
     public init() {}
 
@@ -22,10 +24,11 @@ public struct StateChange: Sendable, Equatable {
         }
         cameras = new.cameras.indices.filter { old.cameras[$0] != new.cameras[$0] }
         virtualCameraSource = old.virtualCamera != new.virtualCamera
+        sensors = old.suspectSensors != new.suspectSensors
     }
 
     public var isEmpty: Bool {
-        !hinges && !posture && !viewedDisplay && displays.isEmpty && cameras.isEmpty && !virtualCameraSource
+        !hinges && !posture && !viewedDisplay && displays.isEmpty && cameras.isEmpty && !virtualCameraSource && !sensors
     }
 
     /// The names of what changed, in a fixed order (also the socket's topic names where they match).
@@ -37,6 +40,7 @@ public struct StateChange: Sendable, Equatable {
         if !displays.isEmpty { names.append("directions") }
         if !cameras.isEmpty { names.append("cameras") }
         if virtualCameraSource { names.append("virtualCamera") }
+        if sensors { names.append("sensors") }
         return names
     }
 }
@@ -47,6 +51,8 @@ public struct FoldUpdate: Sendable {
     public var state: FoldState
     public var change: StateChange
     public var warnings: [String]
+    /// Information worth a log line (a sensor trusted again).
+    public var notes: [String] = []
 }
 
 extension DisplayState {

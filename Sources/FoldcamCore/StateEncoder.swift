@@ -2,7 +2,7 @@
 /// serves it on its socket. Keys and order are part of the protocol (docs/protocol.md).
 public enum StateEncoder {
     public static func encode(_ state: FoldState, rig: Rig, plan: VirtualCameraPlan) -> JSONValue {
-        .object([
+        var members: [(String, JSONValue)] = [
             ("timeMs", .int(state.timeMilliseconds)),
             ("posture", .string(rig.postures[state.posture].id)),
             ("hinges", hinges(state, rig: rig)),
@@ -13,7 +13,22 @@ public enum StateEncoder {
             ("cameras", .object(rig.cameras.indices.map { (rig.cameras[$0].id, camera(state.cameras[$0])) })),
             ("virtualCamera", virtualCamera(state.virtualCamera, rig: rig, plan: plan)),
             ("gravity", state.gravity.map { vector($0) } ?? .null),
-        ])
+        ]
+        // Only while a sensor is set aside: nothing is said of checks that found nothing.
+        if !state.suspectSensors.isEmpty { members.append(("suspectSensors", suspectSensors(state, rig: rig))) }
+        return .object(members)
+    }
+
+    /// Each set-aside sensor: its name and kind, the fault, and what was seen.
+    public static func suspectSensors(_ state: FoldState, rig: Rig) -> JSONValue {
+        .array(state.suspectSensors.map { suspicion in
+            .object([
+                ("sensor", .string(suspicion.sensor.name(in: rig))),
+                ("kind", .string(suspicion.sensor.kind)),
+                ("fault", .string(suspicion.fault.rawValue)),
+                ("detail", .string(suspicion.detail)),
+            ])
+        })
     }
 
     public static func hinges(_ state: FoldState, rig: Rig) -> JSONValue {

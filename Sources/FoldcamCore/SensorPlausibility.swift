@@ -1,0 +1,276 @@
+/// Which input a suspicion is about: a hinge's own sensor, or the accelerometer pair that gives
+/// that hinge's angle.
+public enum SensorRef: Hashable, Sendable, Comparable {
+    case hinge(Int)
+    case accelerometerPair(hinge: Int)
+}
+
+/// What a reading showed that cannot be true.
+public enum SensorFault: String, Sendable, Equatable {
+    /// Non-finite, or further outside the hinge's range than noise explains.
+    case outsideRange
+    /// Exactly 0° while the lid switch or the accelerometers show the hinge open (Yoga Book 9i
+    /// 13IRU8: every hinge channel reads 0).
+    case zeroWhileOpen
+    /// Hardly moved for a while the lid switch or the accelerometers show the hinge moving
+    /// (Yoga Book YB1: always 360°).
+    case stuck
+    /// The accelerometers give the hinge angle mirrored (360° − the hinge sensor's): their
+    /// base/display labels are swapped (two Yoga Book projects found such hwdb entries).
+    case swappedLabels
+}
+
+/// A sensor set aside: what it is, what was wrong, and a sentence for people.
+public struct SensorSuspicion: Sendable, Equatable {
+    public var sensor: SensorRef
+    public var fault: SensorFault
+    public var detail: String
+}
+
+/// The thresholds of `SensorPlausibility`, set by the rig's `tunables.plausibility` (so a model
+/// can tune them per machine). Reasons for each default are in docs/model.md, "Sensor checks".
+public struct PlausibilityLimits: Sendable, Equatable {
+    /// Degrees past an end of the hinge's range beyond which a reading is set aside (up to 1° is
+    /// clamped and up to this is dropped, as noise).
+    public var outsideRange: Double = 5
+    /// A hinge moving less than this many degrees counts as standing still.
+    public var stuckBelow: Double = 0.5
+    /// Standing still this long while other inputs show motion is stuck.
+    public var stuckForMilliseconds: Double = 3000
+    /// The accelerometers' angle moving this far shows the hinge moving.
+    public var movedBy: Double = 10
+    /// The accelerometers' angle above this shows the hinge open (for a 0° hinge reading).
+    public var openAbove: Double = 45
+    /// Within this many degrees two angles agree (swapped-label test).
+    public var agreement: Double = 20
+    /// Plausible readings in a row that trust a set-aside sensor again.
+    public var trustAfter: Double = 3
+
+    public init() {}
+}
+
+/// Judges every hinge and accelerometer reading before it may vote: a pure machine fed the
+/// readings with the time they were taken (milliseconds on any monotonic scale), returning
+/// whether the reading may be used and what changed. One suspicion per sensor at a time; it
+/// lasts until `trustAfter` plausible readings in a row.
+public struct SensorPlausibility: Sendable {
+    /// A set-aside started or ended: said once per episode.
+    public enum Notice: Sendable, Equatable {
+        case setAside(SensorSuspicion)
+        case trusted(SensorRef, was: SensorFault)
+    }
+
+    private struct HingeTrack {
+        /// The value and time the hinge sensor last moved (by `stuckBelow` or more).
+        var anchorValue: Double?
+        var anchorAt = 0
+        var accelerometersAtAnchor: Double?
+        var lidToggledSinceAnchor = false
+        var latest: Double?
+        var accelerometers: Double?
+        var stuckValue = 0.0
+    }
+
+    public let limits: PlausibilityLimits
+    private let hinges: [Hinge]
+    /// The hinge the lid switch closes, if the rig maps one.
+    private let lidHinge: Int?
+    private var tracks: [HingeTrack]
+    private var lidClosed: Bool?
+    public private(set) var suspicions: [SensorRef: SensorSuspicion] = [:]
+    private var streaks: [SensorRef: Int] = [:]
+
+    public init(rig: Rig) {
+        limits = rig.tunables.plausibility
+        hinges = rig.hinges
+        lidHinge = rig.switches.lid?.hinge
+        tracks = Array(repeating: HingeTrack(), count: rig.hinges.count)
+    }
+
+    public func isSetAside(_ sensor: SensorRef) -> Bool { suspicions[sensor] != nil }
+
+    /// Current suspicions in a fixed order (hinges first, by index).
+    public var ordered: [SensorSuspicion] { suspicions.values.sorted { $0.sensor < $1.sensor } }
+
+    // MARK: Readings
+
+    /// A hinge sensor's reading at `time`: whether it may vote.
+    public mutating func hingeReading(_ hinge: Int, _ degrees: Double, at time: Int) -> (usable: Bool, notices: [Notice]) {
+        let ref = SensorRef.hinge(hinge)
+        let spec = hinges[hinge]
+        var notices: [Notice] = []
+        if let suspicion = suspicions[ref] {
+            let plausible = isPlausible(degrees, hinge: hinge, after: suspicion.fault)
+            if !plausible { streaks[ref] = 0; return (false, []) }
+            streaks[ref, default: 0] += 1
+            guard Double(streaks[ref] ?? 0) >= limits.trustAfter else { return (false, []) }
+            clear(ref)
+            notices.append(.trusted(ref, was: suspicion.fault))
+            restartAnchor(hinge, at: degrees, time: time)
+            tracks[hinge].latest = degrees
+            return (true, notices)
+        }
+        if !degrees.isFinite || degrees < spec.minimum - limits.outsideRange || degrees > spec.maximum + limits.outsideRange {
+            return (false, [setAside(ref, .outsideRange, "hinge \(spec.id): the sensor read \(numberText(degrees))°, more than \(numberText(limits.outsideRange))° outside the hinge's range [\(numberText(spec.minimum)), \(numberText(spec.maximum))]")])
+        }
+        if degrees == 0, let evidence = openEvidence(hinge) {
+            return (false, [setAside(ref, .zeroWhileOpen, "hinge \(spec.id): the sensor reads exactly 0° while \(evidence)")])
+        }
+        var track = tracks[hinge]
+        track.latest = degrees
+        tracks[hinge] = track
+        if let anchor = track.anchorValue, abs(degrees - anchor) < limits.stuckBelow {
+            if let stuck = stuckNotice(hinge, at: time) { return (false, [stuck]) }
+        } else {
+            restartAnchor(hinge, at: degrees, time: time)
+        }
+        return (true, notices)
+    }
+
+    /// The hinge angle two accelerometers give, at `time`: whether it may vote.
+    public mutating func accelerometerAngle(_ hinge: Int, _ degrees: Double, at time: Int) -> (usable: Bool, notices: [Notice]) {
+        let ref = SensorRef.accelerometerPair(hinge: hinge)
+        tracks[hinge].accelerometers = degrees
+        if tracks[hinge].accelerometersAtAnchor == nil { tracks[hinge].accelerometersAtAnchor = degrees }
+        // The pair's motion is evidence against a stuck hinge sensor, even when the labels are
+        // swapped (a mirrored angle moves as far).
+        var notices = check(at: time)
+        let hingeValue = isSetAside(.hinge(hinge)) ? nil : tracks[hinge].latest
+        if let suspicion = suspicions[ref] {
+            guard let hingeValue, abs(degrees - hingeValue) <= limits.agreement else {
+                streaks[ref] = 0
+                return (false, notices)
+            }
+            streaks[ref, default: 0] += 1
+            guard Double(streaks[ref] ?? 0) >= limits.trustAfter else { return (false, notices) }
+            clear(ref)
+            notices.append(.trusted(ref, was: suspicion.fault))
+            return (true, notices)
+        }
+        if let hingeValue, abs(degrees - hingeValue) > limits.agreement, abs(360 - degrees - hingeValue) <= limits.agreement {
+            notices.append(setAside(ref, .swappedLabels, "accelerometers for hinge \(hinges[hinge].id): they give \(numberText(degrees.rounded()))° where the hinge sensor reads \(numberText(hingeValue.rounded()))°, the mirror image: their base/display labels (ACCEL_LOCATION) look swapped"))
+            return (false, notices)
+        }
+        return (true, notices)
+    }
+
+    /// `SW_LID` changed at `time`.
+    public mutating func lidSwitch(closed: Bool, at time: Int) -> [Notice] {
+        if let lidHinge, let before = lidClosed, before != closed { tracks[lidHinge].lidToggledSinceAnchor = true }
+        lidClosed = closed
+        return check(at: time)
+    }
+
+    /// Re-checks stuck sensors at `time` (any input, or time passing, may complete the window).
+    public mutating func check(at time: Int) -> [Notice] {
+        hinges.indices.compactMap { hinge in
+            guard !isSetAside(.hinge(hinge)), let anchor = tracks[hinge].anchorValue,
+                  let latest = tracks[hinge].latest, abs(latest - anchor) < limits.stuckBelow else { return nil }
+            return stuckNotice(hinge, at: time)
+        }
+    }
+
+    /// The hinge sensor went away: nothing of it is judged any more until it reads again.
+    public mutating func hingeLost(_ hinge: Int) {
+        clear(.hinge(hinge))
+        tracks[hinge].anchorValue = nil
+        tracks[hinge].latest = nil
+    }
+
+    public mutating func accelerometersLost(_ hinge: Int) {
+        clear(.accelerometerPair(hinge: hinge))
+        tracks[hinge].accelerometers = nil
+        tracks[hinge].accelerometersAtAnchor = nil
+    }
+
+    // MARK: Rules
+
+    private func isPlausible(_ degrees: Double, hinge: Int, after fault: SensorFault) -> Bool {
+        let spec = hinges[hinge]
+        guard degrees.isFinite, degrees >= spec.minimum - 1, degrees <= spec.maximum + 1 else { return false }
+        switch fault {
+        case .outsideRange: return true
+        case .zeroWhileOpen: return degrees != 0 || openEvidence(hinge) == nil
+        case .stuck: return abs(degrees - tracks[hinge].stuckValue) >= limits.stuckBelow
+        case .swappedLabels: return true
+        }
+    }
+
+    /// What shows the hinge open now, or nil.
+    private func openEvidence(_ hinge: Int) -> String? {
+        if hinge == lidHinge, lidClosed == false { return "the lid switch says open" }
+        if !isSetAside(.accelerometerPair(hinge: hinge)), let angle = tracks[hinge].accelerometers, angle > limits.openAbove {
+            return "the accelerometers give \(numberText(angle.rounded()))°"
+        }
+        return nil
+    }
+
+    private mutating func stuckNotice(_ hinge: Int, at time: Int) -> Notice? {
+        let track = tracks[hinge]
+        guard let anchor = track.anchorValue, Double(time - track.anchorAt) >= limits.stuckForMilliseconds else { return nil }
+        let evidence: String
+        if let now = track.accelerometers, let then = track.accelerometersAtAnchor, abs(now - then) >= limits.movedBy {
+            evidence = "the accelerometers moved \(numberText(abs(now - then).rounded()))°"
+        } else if track.lidToggledSinceAnchor {
+            evidence = "the lid switch changed"
+        } else {
+            return nil
+        }
+        tracks[hinge].stuckValue = anchor
+        let seconds = Double(time - track.anchorAt) / 1000
+        return setAside(.hinge(hinge), .stuck, "hinge \(hinges[hinge].id): the sensor stayed at \(numberText(anchor))° for \(numberText((seconds * 10).rounded() / 10)) s while \(evidence)")
+    }
+
+    private mutating func restartAnchor(_ hinge: Int, at degrees: Double, time: Int) {
+        tracks[hinge].anchorValue = degrees
+        tracks[hinge].anchorAt = time
+        tracks[hinge].accelerometersAtAnchor = tracks[hinge].accelerometers
+        tracks[hinge].lidToggledSinceAnchor = false
+    }
+
+    private mutating func setAside(_ ref: SensorRef, _ fault: SensorFault, _ detail: String) -> Notice {
+        let suspicion = SensorSuspicion(sensor: ref, fault: fault, detail: detail)
+        suspicions[ref] = suspicion
+        streaks[ref] = 0
+        return .setAside(suspicion)
+    }
+
+    private mutating func clear(_ ref: SensorRef) {
+        suspicions[ref] = nil
+        streaks[ref] = nil
+    }
+}
+
+extension SensorFault {
+    /// What a person can do about it; the warning ends with this.
+    public var advice: String {
+        switch self {
+        case .outsideRange:
+            return "check the hinge's range in the rig and the sensor's scale (in_angl_scale, the model's offset)"
+        case .zeroWhileOpen:
+            return "its driver reports no angle on this machine: leave the hinge sensor out of the rig's matches (the accelerometers and switches then decide), or report the model"
+        case .stuck:
+            return "check that the matched IIO device is this hinge's and that its driver updates (a buffer another process holds can freeze it)"
+        case .swappedLabels:
+            return "swap the base/display labels of these accelerometers (ACCEL_LOCATION in the hwdb, or the model's sensor correction)"
+        }
+    }
+}
+
+extension SensorRef {
+    /// How people and the wire name it: the hinge id, or the accelerometer ids joined by "+".
+    public func name(in rig: Rig) -> String {
+        switch self {
+        case let .hinge(hinge): return rig.hinges[hinge].id
+        case .accelerometerPair:
+            return rig.accelerometers.map(\.id).joined(separator: "+")
+        }
+    }
+
+    public var kind: String {
+        switch self {
+        case .hinge: return "hinge"
+        case .accelerometerPair: return "accelerometers"
+        }
+    }
+}
