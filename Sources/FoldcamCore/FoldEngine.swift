@@ -218,10 +218,22 @@ public struct FoldEngine: Sendable {
     // MARK: Decisions
 
     private func effectiveAngle(_ hinge: Int) -> (Double, HingeInputSource) {
-        if lidClosed, let lid = rig.switches.lid, lid.hinge == hinge { return (lid.angle, .lidSwitch) }
-        if tabletModeOn, let tablet = rig.switches.tabletMode, tablet.hinge == hinge { return (tablet.angle, .tabletModeSwitch) }
-        if let angle = sensorAngles[hinge] { return (angle, .sensor) }
-        if let angle = accelerometerAngles[hinge] { return (angle, .accelerometers) }
+        var hint: (angle: Double, source: HingeInputSource)?
+        for (on, mapping, source) in [(lidClosed, rig.switches.lid, HingeInputSource.lidSwitch), (tabletModeOn, rig.switches.tabletMode, .tabletModeSwitch)] {
+            guard on, let mapping, mapping.hinge == hinge else { continue }
+            if mapping.mode == .override { return (mapping.angle, source) }
+            if hint == nil { hint = (mapping.angle, source) }
+        }
+        switch (sensorAngles[hinge], accelerometerAngles[hinge]) {
+        case let (sensor?, accelerometers?):
+            // A hint picks between measurements that disagree: the one nearer its angle.
+            if let hint, abs(accelerometers - hint.angle) < abs(sensor - hint.angle) { return (accelerometers, .accelerometers) }
+            return (sensor, .sensor)
+        case let (sensor?, nil): return (sensor, .sensor)
+        case let (nil, accelerometers?): return (accelerometers, .accelerometers)
+        case (nil, nil): break
+        }
+        if let hint { return (hint.angle, hint.source) }
         if let angle = lastReadings[hinge] { return (angle, .lastReading) }
         return (rig.hinges[hinge].initial, .initial)
     }

@@ -151,8 +151,19 @@ public struct Posture: Sendable {
 }
 
 public struct SwitchMapping: Sendable, Equatable {
+    /// How far a switch is believed (docs/model.md, "Inputs and how they are combined").
+    public enum Mode: String, Sendable, Equatable, CaseIterable {
+        /// While on, the hinge is at `angle`, whatever else says.
+        case override
+        /// One vote: it never outvotes a measured angle, picks between a hinge sensor and
+        /// accelerometers that disagree, and stands in when nothing is measured (the Spectre
+        /// x360's tablet switch fires on a 45° tilt).
+        case hint
+    }
+
     public var hinge: Int
     public var angle: Double
+    public var mode: Mode = .override
 }
 
 public struct SwitchMappings: Sendable {

@@ -388,11 +388,21 @@ public enum RigDecoder {
         cursor.checkKeys(["lid", "tabletMode"])
         func mapping(_ key: String) -> SwitchMapping? {
             guard let entry = cursor.field(key), entry.isObject() else { return nil }
-            entry.checkKeys(["hinge", "angle"])
+            entry.checkKeys(["hinge", "angle", "mode"])
             let hinge = entry.required("hinge", "a hinge id")?.reference(hingeIDs, kind: "hinge")
             let angle = entry.required("angle", "degrees")?.number(in: 0...360)
+            var mode = SwitchMapping.Mode.override
+            if let field = entry.field("mode"), let text = field.string() {
+                let names = SwitchMapping.Mode.allCases.map(\.rawValue)
+                if let chosen = SwitchMapping.Mode(rawValue: text) {
+                    mode = chosen
+                } else {
+                    field.collector.add(field.path, "unknown switch mode \"\(text)\" (expected one of: \(names.joined(separator: ", ")))\(NearestName.hint(for: text, among: names))")
+                    return nil
+                }
+            }
             guard let hinge, let angle else { return nil }
-            return SwitchMapping(hinge: hinge, angle: angle)
+            return SwitchMapping(hinge: hinge, angle: angle, mode: mode)
         }
         mappings.lid = mapping("lid")
         mappings.tabletMode = mapping("tabletMode")
