@@ -8,6 +8,8 @@ public struct FoldEngine: Sendable {
     private var plausibility: SensorPlausibility
     /// The time readings are judged at: the caller's, else the scenario's.
     private var readingTime = 0
+    /// Presence inputs as they count after the debounce.
+    private var presence: PresenceDebounce
 
     // Latest inputs.
     private var timeMilliseconds = 0
@@ -48,6 +50,7 @@ public struct FoldEngine: Sendable {
         self.plan = plan
         accelerometerPair = AccelerometerPair(rig)
         plausibility = SensorPlausibility(rig: rig)
+        presence = PresenceDebounce(rig.presence)
         sensorAngles = Array(repeating: nil, count: rig.hinges.count)
         accelerometerAngles = sensorAngles
         lastReadings = sensorAngles
@@ -62,7 +65,7 @@ public struct FoldEngine: Sendable {
         state = FoldState(
             timeMilliseconds: 0, hingeAngles: [], hingeSources: [], posture: 0, viewedDisplay: 0,
             pinnedDisplay: nil, screenRotations: [], gravity: nil, displays: [], cameras: [],
-            virtualCamera: VirtualCameraState(source: nil, noSourceReason: nil), suspectSensors: [])
+            virtualCamera: VirtualCameraState(source: nil, noSourceReason: nil), suspectSensors: [], present: [])
         state = recompute()
     }
 
@@ -89,9 +92,12 @@ public struct FoldEngine: Sendable {
                 notes.append("\(sensor.kind) \(sensor.name(in: rig)): trusted again after \(numberText(plausibility.limits.trustAfter)) plausible readings (it was set aside as \(was.rawValue))")
             }
         }
+        if case let .presence(input, present) = event { presence.observe(input, present: present, at: readingTime) }
+        _ = presence.settle(at: readingTime)
         let old = state
         state = recompute()
-        return FoldUpdate(state: state, change: StateChange(from: old, to: state), warnings: warnings, notes: notes)
+        return FoldUpdate(state: state, change: StateChange(from: old, to: state), warnings: warnings, notes: notes,
+                          nextCheckAtMilliseconds: presence.nextDeadline)
     }
 
     /// Stuck windows complete on any input, not only on the stuck sensor's own readings.
@@ -177,6 +183,8 @@ public struct FoldEngine: Sendable {
             busy[camera] = isBusy
         case let .advanceTime(milliseconds):
             timeMilliseconds += max(0, milliseconds)
+        case .presence:
+            break  // debounced in `apply`, in the reading time
         }
         return []
     }
@@ -246,7 +254,9 @@ public struct FoldEngine: Sendable {
             (angles[hinge], sources[hinge]) = effectiveAngle(hinge)
         }
         let pose = RigPose(rig: rig, angles: angles)
-        let currentPosture = PostureResolver.resolve(rig, angles: angles, previous: posture)
+        // A present input that sets the posture wins (the first listed, if several do).
+        let presentPosture = rig.presence.indices.first { presence.present[$0] && rig.presence[$0].posture != nil }.flatMap { rig.presence[$0].posture }
+        let currentPosture = presentPosture ?? PostureResolver.resolve(rig, angles: angles, previous: posture)
         posture = currentPosture
 
         let cameraStates = availability(pose)
@@ -272,7 +282,7 @@ public struct FoldEngine: Sendable {
             posture: currentPosture, viewedDisplay: viewed, pinnedDisplay: pinnedDisplay,
             screenRotations: screenRotations, gravity: gravity, displays: displays, cameras: cameras,
             virtualCamera: plan.source(rig: rig, state: displays, viewedDisplay: viewed),
-            suspectSensors: plausibility.ordered)
+            suspectSensors: plausibility.ordered, present: presence.present)
     }
 
     private func availability(_ pose: RigPose) -> [CameraState] {
@@ -296,6 +306,7 @@ public struct FoldEngine: Sendable {
     ) -> DisplayState {
         let display = rig.displays[index]
         let occluded = display.faces.contains { pose.isCovered($0) }
+            || rig.presence.indices.contains { presence.present[$0] && rig.presence[$0].covers.contains(index) }
         let up = ImageRotation.contentUp(of: display, screenRotation: screenRotations[index], pose: pose)
         for camera in rig.cameras.indices {
             if let rotation = ImageRotation.rotation(bringing: up, toTopOf: bases[camera], minimumProjection: rig.tunables.rotationMinimumProjection) {

@@ -59,4 +59,6 @@ public struct FoldState: Sendable, Equatable {
     public var virtualCamera: VirtualCameraState
     /// Sensors set aside because a reading could not be true (`SensorPlausibility`).
     public var suspectSensors: [SensorSuspicion] = []
+    /// Per presence input of the rig: present, after the debounce.
+    public var present: [Bool] = []
 }

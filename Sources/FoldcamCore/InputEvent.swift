@@ -22,6 +22,8 @@ public enum InputEvent: Sendable, Equatable {
     case cameraUnplugged(camera: Int)
     /// Another process holds the camera (EBUSY), or released it.
     case cameraBusy(camera: Int, busy: Bool)
+    /// A presence input's device appeared or went (udev), before the debounce.
+    case presence(input: Int, present: Bool)
     /// Time passes (milliseconds).
     case advanceTime(milliseconds: Int)
 }

@@ -15,6 +15,8 @@ public struct Rig: Sendable {
     public var switches: SwitchMappings
     public var tunables: Tunables
     public var virtualCamera: VirtualCameraConfig
+    /// Devices whose appearing and going is an input (`PresenceInput`).
+    public var presence: [PresenceInput] = []
 
     public func panelIndex(_ id: String) -> Int? { panels.firstIndex { $0.id == id } }
     public func hingeIndex(_ id: String) -> Int? { hinges.firstIndex { $0.id == id } }

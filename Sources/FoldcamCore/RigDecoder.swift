@@ -25,7 +25,7 @@ public enum RigDecoder {
 
     static let topLevelKeys = [
         "id", "name", "panels", "displays", "cameras", "accelerometers", "postures", "switches",
-        "tunables", "virtualCamera",
+        "tunables", "virtualCamera", "presence",
     ]
 
     private static func decodeRig(_ root: JSONCursor) -> Rig? {
@@ -57,6 +57,7 @@ public enum RigDecoder {
         let switches = decodeSwitches(root.field("switches"), hingeIDs)
         let tunables = decodeTunables(root.field("tunables"))
         let virtualCamera = decodeVirtualCamera(root.field("virtualCamera"), displayIDs: displayIDs)
+        let presence = decodePresence(root, displayIDs: displayIDs, postureIDs: IDTable(decoded: postures.map(\.id), declared: declared.postures))
 
         checkUnique(root, "panels", declared.panels)
         checkUnique(root, "hinges", declared.hinges, pathOf: { declared.hingePaths[$0] })
@@ -69,7 +70,7 @@ public enum RigDecoder {
         return Rig(
             id: id, name: name, panels: panels, hinges: hinges, displays: displays, cameras: cameras,
             accelerometers: accelerometers, postures: postures, switches: switches, tunables: tunables,
-            virtualCamera: virtualCamera)
+            virtualCamera: virtualCamera, presence: presence)
     }
 
     private static func decodeList<T>(

@@ -16,6 +16,8 @@ public enum StateEncoder {
         ]
         // Only while a sensor is set aside: nothing is said of checks that found nothing.
         if !state.suspectSensors.isEmpty { members.append(("suspectSensors", suspectSensors(state, rig: rig))) }
+        // Only for rigs with presence inputs: each one's id and whether it counts as present.
+        if !rig.presence.isEmpty { members.append(("presence", .object(rig.presence.indices.map { (rig.presence[$0].id, .bool(state.present[$0])) }))) }
         return .object(members)
     }
 
