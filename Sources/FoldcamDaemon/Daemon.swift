@@ -154,11 +154,16 @@ final class Daemon {
         publishing { applyUnpublished(event) }
     }
 
+    /// When a pending presence change would count (monotonic ms): whoever feeds inputs applies
+    /// `.advanceTime(milliseconds: 0)` then (`HardwareInputs` arms a timer).
+    private(set) var nextCheckAtMilliseconds: Int?
+
     private func applyUnpublished(_ event: InputEvent) {
         // Sensor checks count their windows in the monotonic time each input arrives at.
         let update = engine.apply(event, atMilliseconds: Int(MonotonicClock.nanoseconds / 1_000_000))
         for warning in update.warnings { log.warning(warning) }
         for note in update.notes { log.info(note) }
+        nextCheckAtMilliseconds = update.nextCheckAtMilliseconds
         metrics.readingsRejected(update.warnings.count)
         guard !update.change.isEmpty else { return }
         if update.change.virtualCameraSource { metrics.switched(DaemonMetrics.cause(of: event)) }
