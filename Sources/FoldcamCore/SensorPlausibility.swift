@@ -161,11 +161,17 @@ public struct SensorPlausibility: Sendable {
         return check(at: time)
     }
 
-    /// Re-checks stuck sensors at `time` (any input, or time passing, may complete the window).
+    /// Re-judges each trusted hinge sensor's held value at `time`: new evidence (the lid
+    /// opening, the accelerometers' angle) can contradict a 0 taken before it, and any input, or
+    /// time passing, may complete a stuck window. A sensor that reports only on change sends
+    /// nothing more to be judged by.
     public mutating func check(at time: Int) -> [Notice] {
         hinges.indices.compactMap { hinge in
-            guard !isSetAside(.hinge(hinge)), let anchor = tracks[hinge].anchorValue,
-                  let latest = tracks[hinge].latest, abs(latest - anchor) < limits.stuckBelow else { return nil }
+            guard !isSetAside(.hinge(hinge)), let latest = tracks[hinge].latest else { return nil }
+            if latest == 0, let evidence = openEvidence(hinge) {
+                return setAside(.hinge(hinge), .zeroWhileOpen, "hinge \(hinges[hinge].id): the sensor reads exactly 0° while \(evidence)")
+            }
+            guard let anchor = tracks[hinge].anchorValue, abs(latest - anchor) < limits.stuckBelow else { return nil }
             return stuckNotice(hinge, at: time)
         }
     }

@@ -102,6 +102,18 @@ import Testing
         #expect(abs(convertible.hingeAngle - 100) < 1e-6)
     }
 
+    @Test func aZeroTakenBeforeTheAccelerometersSpokeIsSetAsideWhenTheyDo() throws {
+        // A polled sensor reports only changes: its 0 is judged again when new evidence comes.
+        var convertible = try Harness("convertible")
+        #expect(Self.hinge(&convertible, 0).warnings.isEmpty)
+        #expect(convertible.posture == "closed")
+        let warnings = Self.accelerometers(&convertible, 90).flatMap(\.warnings)
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.contains("exactly 0° while the accelerometers give 90°") == true)
+        #expect(convertible.state.hingeSources == [.accelerometers])
+        #expect(convertible.posture == "laptop")
+    }
+
     @Test func zeroWithNothingSayingOpenIsAClosedHinge() throws {
         var duo = try Harness("duo")
         let update = duo.hinge("fold", 0)

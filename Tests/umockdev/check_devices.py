@@ -538,7 +538,7 @@ try:
     check("a hinge reading 0 while the accelerometers say 90°: named as suspect (zeroWhileOpen)",
           [(x.get("sensor"), x.get("kind"), x.get("fault")) for x in state.get("suspectSensors", [])] == [("fold", "hinge", "zeroWhileOpen")], state.get("suspectSensors"))
     check("... and the decision comes from the accelerometers", state.get("hingeSources", {}).get("fold") == "accelerometers"
-          and abs(state.get("hinges", {}).get("fold", -1) - 90) < 0.5 and state.get("posture") == "halfOpen", (state.get("hinges"), state.get("hingeSources"), state.get("posture")))
+          and abs(state.get("hinges", {}).get("fold", -1) - 90) < 0.5 and state.get("posture") == "halfOpen", str((state.get("hinges"), state.get("hingeSources"), state.get("posture"))))
     devices = daemon.request("devices")
     check("... devices lists it too", devices.get("suspectSensors") == state.get("suspectSensors"), devices.get("suspectSensors"))
     check("presence input absent before any USB device", state.get("presence") == {"keyboard": False}, state.get("presence"))
@@ -547,7 +547,7 @@ try:
     stuck.testbed.uevent(keyboard, "add")
     state = daemon.eventually("state", lambda s: s.get("presence") == {"keyboard": True})
     check("the keyboard appearing (USB 0b05:1b2c) covers the inner display after the debounce",
-          state.get("presence") == {"keyboard": True} and state.get("displays", {}).get("inner", {}).get("occluded") is True, (state.get("presence"), state.get("displays", {}).get("inner")))
+          state.get("presence") == {"keyboard": True} and state.get("displays", {}).get("inner", {}).get("occluded") is True, str((state.get("presence"), state.get("displays", {}).get("inner"))))
     stuck.remove(keyboard)
     state = daemon.eventually("state", lambda s: s.get("presence") == {"keyboard": False})
     check("... and going uncovers it", state.get("displays", {}).get("inner", {}).get("occluded") is False, state.get("displays", {}).get("inner"))
