@@ -38,3 +38,4 @@ import Testing
         #expect(matcher.removed(syspath: keyboard.syspath) == [.presence(input: 0, present: false)])
     }
 }
+
