@@ -557,6 +557,39 @@ check("the stuck hinge warned once at <4>, saying what to do",
       log.count("<4>hinge fold: the sensor reads exactly 0") == 1 and "leave the hinge sensor out of the rig's matches" in log, log[-2000:])
 check("the presence changes are logged", "presence input keyboard: a matching USB device appeared" in log and "presence input keyboard: a matching USB device went" in log, log[-2000:])
 
+# -- 8. A hinge sensor that stays put while the accelerometers fold the rig: stuck ------------------
+# The window is the rig's tunables.plausibility.stuckForMilliseconds (100 here, so the check waits
+# on the state, not on 3 s); the display accelerometer turns 40° about the hinge while the hinge
+# sensor keeps reading 90.
+with open(RIG) as f:
+    rig = json.load(f)
+rig["id"] = "duo-accel-stuck"
+rig.setdefault("tunables", {})["plausibility"] = {"stuckForMilliseconds": 100}
+stuck_rig = os.path.join(config_dir, "stuck.json")
+with open(stuck_rig, "w") as f:
+    json.dump(rig, f)
+still = Bed(FOLDCAMD, SHIM)
+cams, hinge, base, display, _ = populate(still)
+daemon = still.start_daemon({"rig": stuck_rig})
+try:
+    check("stuck window: READY=1", daemon.wait_ready() is not None)
+    state = daemon.eventually("state", lambda s: s.get("hingeSources", {}).get("fold") == "sensor")
+    check("the hinge sensor decides at first (90 degrees)", abs(state.get("hinges", {}).get("fold", -1) - 90) < 0.01, state.get("hinges"))
+    # Panel (-cos 40°, 0, sin 40°) through the inverse mount matrix: chip (0, -766, 643).
+    still.set_attribute(display, "in_accel_y_raw", -766)
+    still.set_attribute(display, "in_accel_z_raw", 643)
+    # The engine pairs only readings both taken since its last angle, and a driver posts only a
+    # changed reading: the base moves a little too.
+    still.set_attribute(base, "in_accel_z_raw", -1020)
+    state = daemon.eventually("state", lambda s: s.get("suspectSensors"))
+    faults = [(x.get("sensor"), x.get("fault")) for x in state.get("suspectSensors", [])]
+    check("a hinge sensor standing still while the accelerometers move 40 degrees is set aside as stuck", faults == [("fold", "stuck")], state.get("suspectSensors"))
+    check("... and the accelerometers decide", state.get("hingeSources", {}).get("fold") == "accelerometers"
+          and abs(abs(state.get("hinges", {}).get("fold", -1) - 90) - 40) < 1, str((state.get("hinges"), state.get("hingeSources"))))
+finally:
+    code, log = daemon.stop()
+check("the stuck hinge warned once at <4>", log.count("<4>hinge fold: the sensor stayed at 90") == 1, log[-2000:])
+
 shutil.rmtree(config_dir, ignore_errors=True)
 
 print("%d passed, %d failed" % (passed, failed))
