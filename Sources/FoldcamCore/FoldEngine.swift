@@ -106,6 +106,8 @@ public struct FoldEngine: Sendable {
         case .hingeAngle, .accelerometer: return pendingNotices
         case let .lidSwitch(closed):
             return pendingNotices + plausibility.lidSwitch(closed: closed, at: readingTime)
+        case let .tabletModeSwitch(on):
+            return pendingNotices + plausibility.tabletModeSwitch(on: on, at: readingTime)
         default:
             return pendingNotices + plausibility.check(at: readingTime)
         }

@@ -75,8 +75,10 @@ public struct SensorPlausibility: Sendable {
     private let hinges: [Hinge]
     /// The hinge the lid switch closes, if the rig maps one.
     private let lidHinge: Int?
+    private let switches: SwitchMappings
     private var tracks: [HingeTrack]
     private var lidClosed: Bool?
+    private var tabletModeOn = false
     public private(set) var suspicions: [SensorRef: SensorSuspicion] = [:]
     private var streaks: [SensorRef: Int] = [:]
 
@@ -84,6 +86,7 @@ public struct SensorPlausibility: Sendable {
         limits = rig.tunables.plausibility
         hinges = rig.hinges
         lidHinge = rig.switches.lid?.hinge
+        switches = rig.switches
         tracks = Array(repeating: HingeTrack(), count: rig.hinges.count)
     }
 
@@ -154,11 +157,35 @@ public struct SensorPlausibility: Sendable {
         return (true, notices)
     }
 
-    /// `SW_LID` changed at `time`.
+    /// `SW_LID` changed at `time`. A hint lid changing while the hinge sensor stands still is
+    /// evidence of a stuck sensor; an override rests the sensor (the device layer stops polling
+    /// it), so nothing it holds meanwhile is judged.
     public mutating func lidSwitch(closed: Bool, at time: Int) -> [Notice] {
-        if let lidHinge, let before = lidClosed, before != closed { tracks[lidHinge].lidToggledSinceAnchor = true }
+        if let lidHinge, let before = lidClosed, before != closed, switches.lid?.mode == .hint { tracks[lidHinge].lidToggledSinceAnchor = true }
         lidClosed = closed
+        if closed, let lidHinge { rest(lidHinge, under: switches.lid) }
         return check(at: time)
+    }
+
+    /// `SW_TABLET_MODE` changed at `time`.
+    public mutating func tabletModeSwitch(on: Bool, at time: Int) -> [Notice] {
+        tabletModeOn = on
+        if on, let tablet = switches.tabletMode { rest(tablet.hinge, under: tablet) }
+        return check(at: time)
+    }
+
+    /// Whether an override switch decides `hinge` now: its sensor is not read meanwhile.
+    private func resting(_ hinge: Int) -> Bool {
+        func decides(_ mapping: SwitchMapping?) -> Bool { mapping?.hinge == hinge && mapping?.mode == .override }
+        return (lidClosed == true && decides(switches.lid)) || (tabletModeOn && decides(switches.tabletMode))
+    }
+
+    /// An override switch took `hinge`: forget the held value, so neither a stuck window nor
+    /// the label check runs on a reading that is no longer being taken.
+    private mutating func rest(_ hinge: Int, under mapping: SwitchMapping?) {
+        guard mapping?.mode == .override else { return }
+        tracks[hinge].latest = nil
+        tracks[hinge].anchorValue = nil
     }
 
     /// Re-judges each trusted hinge sensor's held value at `time`: new evidence (the lid
@@ -167,7 +194,7 @@ public struct SensorPlausibility: Sendable {
     /// nothing more to be judged by.
     public mutating func check(at time: Int) -> [Notice] {
         hinges.indices.compactMap { hinge in
-            guard !isSetAside(.hinge(hinge)), let latest = tracks[hinge].latest else { return nil }
+            guard !isSetAside(.hinge(hinge)), !resting(hinge), let latest = tracks[hinge].latest else { return nil }
             if latest == 0, let evidence = openEvidence(hinge) {
                 return setAside(.hinge(hinge), .zeroWhileOpen, "hinge \(hinges[hinge].id): the sensor reads exactly 0° while \(evidence)")
             }

@@ -160,8 +160,10 @@ import Testing
         #expect(convertible.state.suspectSensors.isEmpty)
     }
 
-    @Test func stuckCountsTheScenarioClockAndTheLidSwitch() throws {
-        var duo = try Harness("duo")
+    @Test func stuckCountsTheScenarioClockAndAHintLidSwitch() throws {
+        let text = try #require(RigPresets.json("duo")).replacingOccurrences(
+            of: #""lid": {"hinge": "fold", "angle": 0}"#, with: #""lid": {"hinge": "fold", "angle": 0, "mode": "hint"}"#)
+        var duo = Harness(rig: try RigDecoder.decode(json: text))
         duo.apply(.lidSwitch(closed: false))
         duo.hinge("fold", 120)
         duo.apply(.lidSwitch(closed: true))
@@ -169,6 +171,31 @@ import Testing
         let update = duo.apply(.advanceTime(milliseconds: 1))
         #expect(update.warnings.count == 1)
         #expect(update.warnings[0].contains("while the lid switch changed"))
+    }
+
+    @Test func anOverrideLidRestsTheSensorSoItIsNotJudgedStuck() throws {
+        // The device layer stops polling a hinge an override switch decides: no reading to judge.
+        var duo = try Harness("duo")
+        duo.apply(.lidSwitch(closed: false))
+        duo.hinge("fold", 120)
+        duo.apply(.lidSwitch(closed: true))
+        #expect(duo.apply(.advanceTime(milliseconds: 10_000)).warnings.isEmpty)
+        duo.apply(.lidSwitch(closed: false))
+        #expect(duo.apply(.advanceTime(milliseconds: 10_000)).warnings.isEmpty)
+        #expect(duo.state.suspectSensors.isEmpty)
+    }
+
+    @Test func anOverrideTabletSwitchRestsTheSensorSoTheAccelerometersAreNotJudgedAgainstIt() throws {
+        var convertible = try Harness("convertible")
+        _ = Self.hinge(&convertible, 100, at: 0)
+        Self.accelerometers(&convertible, 100, at: 0)
+        _ = convertible.engine.apply(.tabletModeSwitch(on: true), atMilliseconds: 100)
+        // Folded back while the sensor rests: 260° is not "the mirror of a stale 100°", nor is
+        // 100° standing still for 5 s stuck.
+        let warnings = Self.accelerometers(&convertible, 260, at: 5000).flatMap(\.warnings)
+            + [convertible.engine.apply(.advanceTime(milliseconds: 0), atMilliseconds: 6000)].flatMap(\.warnings)
+        #expect(warnings.isEmpty, "\(warnings)")
+        #expect(convertible.state.suspectSensors.isEmpty)
     }
 
     // MARK: Swapped labels
