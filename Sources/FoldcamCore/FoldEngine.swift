@@ -4,6 +4,12 @@ public struct FoldEngine: Sendable {
     public let rig: Rig
     public let plan: VirtualCameraPlan
     private let accelerometerPair: AccelerometerPair?
+    /// Judges readings before they vote (docs/model.md, "Sensor checks").
+    private var plausibility: SensorPlausibility
+    /// The time readings are judged at: the caller's, else the scenario's.
+    private var readingTime = 0
+    /// Presence inputs as they count after the debounce.
+    private var presence: PresenceDebounce
 
     // Latest inputs.
     private var timeMilliseconds = 0
@@ -13,6 +19,10 @@ public struct FoldEngine: Sendable {
     /// Sensors with a reading not yet used for an angle.
     private var freshReadings: Set<Int> = []
     private var lastReadings: [Double?]
+    /// Whether each last reading came from the hinge sensor (rather than the accelerometers).
+    private var lastFromSensor: [Bool]
+    /// Notices from judging the reading `record` just took, for `apply` to report.
+    private var pendingNotices: [SensorPlausibility.Notice] = []
     private var lidClosed = false
     private var tabletModeOn = false
     private var reportedGravity: Vector3?
@@ -42,9 +52,12 @@ public struct FoldEngine: Sendable {
         self.rig = rig
         self.plan = plan
         accelerometerPair = AccelerometerPair(rig)
+        plausibility = SensorPlausibility(rig: rig)
+        presence = PresenceDebounce(rig.presence)
         sensorAngles = Array(repeating: nil, count: rig.hinges.count)
         accelerometerAngles = sensorAngles
         lastReadings = sensorAngles
+        lastFromSensor = Array(repeating: false, count: rig.hinges.count)
         accelerometerReadings = Array(repeating: nil, count: rig.accelerometers.count)
         screenRotations = Array(repeating: 0, count: rig.displays.count)
         plugged = Array(repeating: true, count: rig.cameras.count)
@@ -58,32 +71,85 @@ public struct FoldEngine: Sendable {
         state = FoldState(
             timeMilliseconds: 0, hingeAngles: [], hingeSources: [], posture: 0, viewedDisplay: 0,
             pinnedDisplay: nil, screenRotations: [], gravity: nil, displays: [], cameras: [],
-            virtualCamera: VirtualCameraState(source: nil, noSourceReason: nil), screens: [])
+            virtualCamera: VirtualCameraState(source: nil, noSourceReason: nil), screens: [], suspectSensors: [], present: [])
         state = recompute()
     }
 
     /// Applies one input and recomputes. Inputs that make no sense (non-finite, out of range)
     /// are dropped and named in `warnings`; the state then stays as it was.
     public mutating func apply(_ event: InputEvent) -> FoldUpdate {
-        let warnings = record(event)
+        apply(event, atMilliseconds: nil)
+    }
+
+    /// `atMilliseconds`: when the input was observed (monotonic), for the sensor checks' time
+    /// windows; nil uses the scenario's time (`advanceTime`).
+    public mutating func apply(_ event: InputEvent, atMilliseconds time: Int?) -> FoldUpdate {
+        if case let .advanceTime(milliseconds) = event, time == nil { readingTime += max(0, milliseconds) }
+        if let time { readingTime = time }
+        var notes: [String] = []
+        var warnings = record(event)
+        let notices = judge(event)
+        for notice in notices {
+            switch notice {
+            case let .setAside(suspicion):
+                warnings.append("\(suspicion.detail); set aside until \(numberText(plausibility.limits.trustAfter)) plausible readings, deciding from the other inputs: \(suspicion.fault.advice)")
+                setAside(suspicion)
+            case let .trusted(sensor, was):
+                notes.append("\(sensor.kind) \(sensor.name(in: rig)): trusted again after \(numberText(plausibility.limits.trustAfter)) plausible readings (it was set aside as \(was.rawValue))")
+            }
+        }
+        if case let .presence(input, present) = event { presence.observe(input, present: present, at: readingTime) }
+        _ = presence.settle(at: readingTime)
         let old = state
         state = recompute()
-        return FoldUpdate(state: state, change: StateChange(from: old, to: state), warnings: warnings)
+        return FoldUpdate(state: state, change: StateChange(from: old, to: state), warnings: warnings, notes: notes,
+                          nextCheckAtMilliseconds: presence.nextDeadline)
+    }
+
+    /// Stuck windows complete on any input, not only on the stuck sensor's own readings.
+    private mutating func judge(_ event: InputEvent) -> [SensorPlausibility.Notice] {
+        switch event {
+        case .hingeAngle, .accelerometer: return pendingNotices
+        case let .lidSwitch(closed):
+            return pendingNotices + plausibility.lidSwitch(closed: closed, at: readingTime)
+        case let .tabletModeSwitch(on):
+            return pendingNotices + plausibility.tabletModeSwitch(on: on, at: readingTime)
+        default:
+            return pendingNotices + plausibility.check(at: readingTime)
+        }
+    }
+
+    /// A sensor just set aside stops voting now. A stuck one's last value was itself the
+    /// fault, so it stops standing in for the hinge; other faults were never taken.
+    private mutating func setAside(_ suspicion: SensorSuspicion) {
+        switch suspicion.sensor {
+        case let .hinge(hinge):
+            sensorAngles[hinge] = nil
+            if suspicion.fault == .stuck, lastFromSensor[hinge] { lastReadings[hinge] = accelerometerAngles[hinge] }
+        case let .accelerometerPair(hinge):
+            accelerometerAngles[hinge] = nil
+        }
     }
 
     // MARK: Inputs
 
     private mutating func record(_ event: InputEvent) -> [String] {
+        pendingNotices = []
         switch event {
         case let .hingeAngle(hinge, degrees):
             let spec = rig.hinges[hinge]
+            let judged = plausibility.hingeReading(hinge, degrees, at: readingTime)
+            pendingNotices = judged.notices
+            guard judged.usable else { return [] }
             guard let angle = Self.acceptAngle(degrees, hinge: spec) else {
                 return ["hinge \(spec.id): reading \(numberText(degrees)) is not an angle within [\(numberText(spec.minimum)), \(numberText(spec.maximum))]; dropped"]
             }
             sensorAngles[hinge] = angle
             lastReadings[hinge] = angle
+            lastFromSensor[hinge] = true
         case let .hingeSensorLost(hinge):
             sensorAngles[hinge] = nil
+            plausibility.hingeLost(hinge)
         case let .lidSwitch(closed):
             lidClosed = closed
         case let .tabletModeSwitch(on):
@@ -105,7 +171,10 @@ public struct FoldEngine: Sendable {
         case let .accelerometerLost(sensor):
             accelerometerReadings[sensor] = nil
             freshReadings.remove(sensor)
-            if let pair = accelerometerPair { accelerometerAngles[pair.hinge] = nil }
+            if let pair = accelerometerPair {
+                accelerometerAngles[pair.hinge] = nil
+                plausibility.accelerometersLost(pair.hinge)
+            }
             if accelerometerReadings.allSatisfy({ $0 == nil }) { gravityFromAccelerometers = false }
         case let .screenRotation(display, degrees):
             guard degrees % 90 == 0 else {
@@ -128,6 +197,8 @@ public struct FoldEngine: Sendable {
             panelOrientations[display] = panelOrientation
         case let .advanceTime(milliseconds):
             timeMilliseconds += max(0, milliseconds)
+        case .presence:
+            break  // debounced in `apply`, in the reading time
         }
         return []
     }
@@ -155,17 +226,36 @@ public struct FoldEngine: Sendable {
         guard let angle else {
             return ["accelerometers: gravity is too close to hinge \(hinge.id)'s axis (or the angle is outside its range) to give an angle; using the next input"]
         }
+        let judged = plausibility.accelerometerAngle(pair.hinge, angle, at: readingTime)
+        pendingNotices = judged.notices
+        guard judged.usable else {
+            accelerometerAngles[pair.hinge] = nil
+            return []
+        }
         lastReadings[pair.hinge] = angle
+        lastFromSensor[pair.hinge] = false
         return []
     }
 
     // MARK: Decisions
 
     private func effectiveAngle(_ hinge: Int) -> (Double, HingeInputSource) {
-        if lidClosed, let lid = rig.switches.lid, lid.hinge == hinge { return (lid.angle, .lidSwitch) }
-        if tabletModeOn, let tablet = rig.switches.tabletMode, tablet.hinge == hinge { return (tablet.angle, .tabletModeSwitch) }
-        if let angle = sensorAngles[hinge] { return (angle, .sensor) }
-        if let angle = accelerometerAngles[hinge] { return (angle, .accelerometers) }
+        var hint: (angle: Double, source: HingeInputSource)?
+        for (on, mapping, source) in [(lidClosed, rig.switches.lid, HingeInputSource.lidSwitch), (tabletModeOn, rig.switches.tabletMode, .tabletModeSwitch)] {
+            guard on, let mapping, mapping.hinge == hinge else { continue }
+            if mapping.mode == .override { return (mapping.angle, source) }
+            if hint == nil { hint = (mapping.angle, source) }
+        }
+        switch (sensorAngles[hinge], accelerometerAngles[hinge]) {
+        case let (sensor?, accelerometers?):
+            // A hint picks between measurements that disagree: the one nearer its angle.
+            if let hint, abs(accelerometers - hint.angle) < abs(sensor - hint.angle) { return (accelerometers, .accelerometers) }
+            return (sensor, .sensor)
+        case let (sensor?, nil): return (sensor, .sensor)
+        case let (nil, accelerometers?): return (accelerometers, .accelerometers)
+        case (nil, nil): break
+        }
+        if let hint { return (hint.angle, hint.source) }
         if let angle = lastReadings[hinge] { return (angle, .lastReading) }
         return (rig.hinges[hinge].initial, .initial)
     }
@@ -178,7 +268,9 @@ public struct FoldEngine: Sendable {
             (angles[hinge], sources[hinge]) = effectiveAngle(hinge)
         }
         let pose = RigPose(rig: rig, angles: angles)
-        let currentPosture = PostureResolver.resolve(rig, angles: angles, previous: posture)
+        // A present input that sets the posture wins (the first listed, if several do).
+        let presentPosture = rig.presence.indices.first { presence.present[$0] && rig.presence[$0].posture != nil }.flatMap { rig.presence[$0].posture }
+        let currentPosture = presentPosture ?? PostureResolver.resolve(rig, angles: angles, previous: posture)
         posture = currentPosture
 
         let cameraStates = availability(pose)
@@ -214,7 +306,7 @@ public struct FoldEngine: Sendable {
             posture: currentPosture, viewedDisplay: viewed, pinnedDisplay: pinnedDisplay,
             screenRotations: screenRotations, gravity: gravity, displays: displays, cameras: cameras,
             virtualCamera: plan.source(rig: rig, state: displays, viewedDisplay: viewed),
-            screens: screenAdvice.compactMap { $0 })
+            screens: screenAdvice.compactMap { $0 }, suspectSensors: plausibility.ordered, present: presence.present)
     }
 
     private func availability(_ pose: RigPose) -> [CameraState] {
@@ -238,6 +330,7 @@ public struct FoldEngine: Sendable {
     ) -> DisplayState {
         let display = rig.displays[index]
         let occluded = display.faces.contains { pose.isCovered($0) }
+            || rig.presence.indices.contains { presence.present[$0] && rig.presence[$0].covers.contains(index) }
         let unviewable: UnviewableReason? = occluded ? .occluded
             : outputStates[index] == .off ? .outputOff
             : outputStates[index] == .disconnected ? .outputDisconnected : nil
@@ -293,6 +386,8 @@ public struct FoldEngine: Sendable {
 
     private func currentGravity(_ pose: RigPose) -> Vector3? {
         guard gravityFromAccelerometers else { return reportedGravity }
+        // Swapped labels put each reading on the wrong panel: no gravity from them either.
+        if let pair = accelerometerPair, plausibility.isSetAside(.accelerometerPair(hinge: pair.hinge)) { return reportedGravity }
         let order = accelerometerPair.map { [$0.parentSensor, $0.childSensor] } ?? Array(rig.accelerometers.indices)
         for sensor in order {
             if let reading = accelerometerReadings[sensor] {

@@ -70,4 +70,8 @@ public struct FoldState: Sendable, Equatable {
     /// Per display, the recommended rotation and power (ScreenAdvisor): an output, never read
     /// back as `screenRotations`, which is what the compositor reports.
     public var screens: [ScreenAdvice]
+    /// Sensors set aside because a reading could not be true (`SensorPlausibility`).
+    public var suspectSensors: [SensorSuspicion] = []
+    /// Per presence input of the rig: present, after the debounce.
+    public var present: [Bool] = []
 }

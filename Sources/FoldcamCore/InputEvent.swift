@@ -25,6 +25,8 @@ public enum InputEvent: Sendable, Equatable {
     /// What DRM says of a display's output: its state and, where the kernel reports one, the
     /// connector's `panel orientation` as a clockwise mount rotation.
     case output(display: Int, state: OutputState, panelOrientation: Int?)
+    /// A presence input's device appeared or went (udev), before the debounce.
+    case presence(input: Int, present: Bool)
     /// Time passes (milliseconds).
     case advanceTime(milliseconds: Int)
 }

@@ -15,6 +15,8 @@ public struct Rig: Sendable {
     public var switches: SwitchMappings
     public var tunables: Tunables
     public var virtualCamera: VirtualCameraConfig
+    /// Devices whose appearing and going is an input (`PresenceInput`).
+    public var presence: [PresenceInput] = []
 
     public func panelIndex(_ id: String) -> Int? { panels.firstIndex { $0.id == id } }
     public func hingeIndex(_ id: String) -> Int? { hinges.firstIndex { $0.id == id } }
@@ -183,8 +185,19 @@ public struct Posture: Sendable {
 }
 
 public struct SwitchMapping: Sendable, Equatable {
+    /// How far a switch is believed (docs/model.md, "Inputs and how they are combined").
+    public enum Mode: String, Sendable, Equatable, CaseIterable {
+        /// While on, the hinge is at `angle`, whatever else says.
+        case override
+        /// One vote: it never outvotes a measured angle, picks between a hinge sensor and
+        /// accelerometers that disagree, and stands in when nothing is measured (the Spectre
+        /// x360's tablet switch fires on a 45° tilt).
+        case hint
+    }
+
     public var hinge: Int
     public var angle: Double
+    public var mode: Mode = .override
 }
 
 public struct SwitchMappings: Sendable {
@@ -205,6 +218,8 @@ public struct Tunables: Sendable, Equatable {
     public var accelerometerMinimumProjection: Double = 0.3
     /// Below this fraction of a target vector in the image plane, a rotation keeps its last value.
     public var rotationMinimumProjection: Double = 0.3
+    /// When a sensor reading cannot be true (`SensorPlausibility`).
+    public var plausibility = PlausibilityLimits()
 }
 
 public struct VirtualCameraConfig: Sendable {

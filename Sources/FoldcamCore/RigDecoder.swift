@@ -25,7 +25,7 @@ public enum RigDecoder {
 
     static let topLevelKeys = [
         "id", "name", "panels", "displays", "cameras", "accelerometers", "postures", "switches",
-        "tunables", "virtualCamera",
+        "tunables", "virtualCamera", "presence",
     ]
 
     private static func decodeRig(_ root: JSONCursor) -> Rig? {
@@ -58,6 +58,7 @@ public enum RigDecoder {
         let tunables = decodeTunables(root.field("tunables"))
         let cameraIDs = IDTable(decoded: cameras.map(\.id), declared: declared.cameras)
         let virtualCamera = decodeVirtualCamera(root.field("virtualCamera"), displayIDs: displayIDs, cameraIDs: cameraIDs)
+        let presence = decodePresence(root, displayIDs: displayIDs, postureIDs: IDTable(decoded: postures.map(\.id), declared: declared.postures))
 
         checkUnique(root, "panels", declared.panels)
         checkUnique(root, "hinges", declared.hinges, pathOf: { declared.hingePaths[$0] })
@@ -71,7 +72,7 @@ public enum RigDecoder {
         return Rig(
             id: id, name: name, panels: panels, hinges: hinges, displays: displays, cameras: cameras,
             accelerometers: accelerometers, postures: postures, switches: switches, tunables: tunables,
-            virtualCamera: virtualCamera)
+            virtualCamera: virtualCamera, presence: presence)
     }
 
     private static func decodeList<T>(
@@ -452,11 +453,21 @@ public enum RigDecoder {
         cursor.checkKeys(["lid", "tabletMode"])
         func mapping(_ key: String) -> SwitchMapping? {
             guard let entry = cursor.field(key), entry.isObject() else { return nil }
-            entry.checkKeys(["hinge", "angle"])
+            entry.checkKeys(["hinge", "angle", "mode"])
             let hinge = entry.required("hinge", "a hinge id")?.reference(hingeIDs, kind: "hinge")
             let angle = entry.required("angle", "degrees")?.number(in: 0...360)
+            var mode = SwitchMapping.Mode.override
+            if let field = entry.field("mode"), let text = field.string() {
+                let names = SwitchMapping.Mode.allCases.map(\.rawValue)
+                if let chosen = SwitchMapping.Mode(rawValue: text) {
+                    mode = chosen
+                } else {
+                    field.collector.add(field.path, "unknown switch mode \"\(text)\" (expected one of: \(names.joined(separator: ", ")))\(NearestName.hint(for: text, among: names))")
+                    return nil
+                }
+            }
             guard let hinge, let angle else { return nil }
-            return SwitchMapping(hinge: hinge, angle: angle)
+            return SwitchMapping(hinge: hinge, angle: angle, mode: mode)
         }
         mappings.lid = mapping("lid")
         mappings.tabletMode = mapping("tabletMode")
@@ -473,9 +484,24 @@ public enum RigDecoder {
             ("accelerometerMinimumProjection", 0...1, \.accelerometerMinimumProjection),
             ("rotationMinimumProjection", 0...1, \.rotationMinimumProjection),
         ]
-        cursor.checkKeys(fields.map(\.0))
+        cursor.checkKeys(fields.map(\.0) + ["plausibility"])
         for (key, range, keyPath) in fields {
             if let value = cursor.field(key)?.number(in: range) { tunables[keyPath: keyPath] = value }
+        }
+        if let limits = cursor.field("plausibility"), limits.isObject() {
+            let fields: [(String, ClosedRange<Double>, WritableKeyPath<PlausibilityLimits, Double>)] = [
+                ("outsideRange", 1...90, \.outsideRange),
+                ("stuckBelow", 0...10, \.stuckBelow),
+                ("stuckForMilliseconds", 100...600_000, \.stuckForMilliseconds),
+                ("movedBy", 1...180, \.movedBy),
+                ("openAbove", 1...180, \.openAbove),
+                ("agreement", 1...90, \.agreement),
+                ("trustAfter", 1...1000, \.trustAfter),
+            ]
+            limits.checkKeys(fields.map(\.0))
+            for (key, range, keyPath) in fields {
+                if let value = limits.field(key)?.number(in: range) { tunables.plausibility[keyPath: keyPath] = value }
+            }
         }
         return tunables
     }

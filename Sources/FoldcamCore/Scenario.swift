@@ -6,7 +6,7 @@ public struct Scenario: Sendable {
 
     static let stepKeys = [
         "hinge", "hingeLost", "switches", "gravity", "accelerometers", "accelerometerLost",
-        "screenRotation", "pinView", "unplug", "plug", "busy", "release", "output", "wait",
+        "screenRotation", "pinView", "unplug", "plug", "busy", "release", "output", "wait", "presence",
     ]
 
     /// Decodes and checks every step against the rig; all problems are reported together.
@@ -22,6 +22,7 @@ public struct Scenario: Sendable {
         let accelerometers: IDTable
         let displays: IDTable
         let cameras: IDTable
+        let presence: IDTable
 
         init(_ rig: Rig) {
             func table(_ ids: [String]) -> IDTable { IDTable(decoded: ids, declared: ids) }
@@ -29,6 +30,7 @@ public struct Scenario: Sendable {
             accelerometers = table(rig.accelerometers.map(\.id))
             displays = table(rig.displays.map(\.id))
             cameras = table(rig.cameras.map(\.id))
+            presence = table(rig.presence.map(\.id))
         }
     }
 
@@ -86,6 +88,15 @@ public struct Scenario: Sendable {
                         events.append(.output(display: display, state: parsed, panelOrientation: nil))
                     } else {
                         state.collector.add(state.path, "\"\(text)\" is not an output state (expected one of: \(OutputState.allCases.map(\.rawValue).joined(separator: ", ")))")
+                    }
+                }
+            case "presence":
+                for (inputID, state) in value.members() ?? [] {
+                    guard let input = ids.presence.resolve(inputID, at: state, kind: "presence input"), let text = state.string() else { continue }
+                    switch text {
+                    case "present": events.append(.presence(input: input, present: true))
+                    case "absent": events.append(.presence(input: input, present: false))
+                    default: state.collector.add(state.path, "\"\(text)\" is not a presence state (expected \"present\" or \"absent\")")
                     }
                 }
             case "wait":

@@ -12,6 +12,10 @@ public struct StateChange: Sendable, Equatable {
     public var virtualCameraSource = false
     /// Some display's recommended rotation or power changed.
     public var screens = false
+    /// A sensor was set aside or trusted again.
+    public var sensors = false
+    /// A presence input started or stopped counting.
+    public var presence = false
 
     public init() {}
 
@@ -25,10 +29,12 @@ public struct StateChange: Sendable, Equatable {
         cameras = new.cameras.indices.filter { old.cameras[$0] != new.cameras[$0] }
         virtualCameraSource = old.virtualCamera != new.virtualCamera
         screens = old.screens != new.screens
+        sensors = old.suspectSensors != new.suspectSensors
+        presence = old.present != new.present
     }
 
     public var isEmpty: Bool {
-        !hinges && !posture && !viewedDisplay && displays.isEmpty && cameras.isEmpty && !virtualCameraSource && !screens
+        !hinges && !posture && !viewedDisplay && displays.isEmpty && cameras.isEmpty && !virtualCameraSource && !screens && !sensors && !presence
     }
 
     /// The names of what changed, in a fixed order (also the socket's topic names where they match).
@@ -41,6 +47,8 @@ public struct StateChange: Sendable, Equatable {
         if !cameras.isEmpty { names.append("cameras") }
         if virtualCameraSource { names.append("virtualCamera") }
         if screens { names.append("screens") }
+        if sensors { names.append("sensors") }
+        if presence { names.append("presence") }
         return names
     }
 }
@@ -51,6 +59,10 @@ public struct FoldUpdate: Sendable {
     public var state: FoldState
     public var change: StateChange
     public var warnings: [String]
+    /// Information worth a log line (a sensor trusted again).
+    public var notes: [String] = []
+    /// When a pending presence change would count: the shell asks again then (a timer).
+    public var nextCheckAtMilliseconds: Int?
 }
 
 extension DisplayState {

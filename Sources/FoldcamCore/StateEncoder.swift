@@ -2,7 +2,7 @@
 /// serves it on its socket. Keys and order are part of the protocol (docs/protocol.md).
 public enum StateEncoder {
     public static func encode(_ state: FoldState, rig: Rig, plan: VirtualCameraPlan) -> JSONValue {
-        .object([
+        var members: [(String, JSONValue)] = [
             ("timeMs", .int(state.timeMilliseconds)),
             ("posture", .string(rig.postures[state.posture].id)),
             ("hinges", hinges(state, rig: rig)),
@@ -14,7 +14,24 @@ public enum StateEncoder {
             ("virtualCamera", virtualCamera(state.virtualCamera, rig: rig, plan: plan)),
             ("gravity", state.gravity.map { vector($0) } ?? .null),
             ("screens", .object(rig.displays.indices.map { (rig.displays[$0].id, TopicValues.screen(state.screens[$0], output: rig.displays[$0].output?.connector)) })),
-        ])
+        ]
+        // Only while a sensor is set aside: nothing is said of checks that found nothing.
+        if !state.suspectSensors.isEmpty { members.append(("suspectSensors", suspectSensors(state, rig: rig))) }
+        // Only for rigs with presence inputs: each one's id and whether it counts as present.
+        if !rig.presence.isEmpty { members.append(("presence", .object(rig.presence.indices.map { (rig.presence[$0].id, .bool(state.present[$0])) }))) }
+        return .object(members)
+    }
+
+    /// Each set-aside sensor: its name and kind, the fault, and what was seen.
+    public static func suspectSensors(_ state: FoldState, rig: Rig) -> JSONValue {
+        .array(state.suspectSensors.map { suspicion in
+            .object([
+                ("sensor", .string(suspicion.sensor.name(in: rig))),
+                ("kind", .string(suspicion.sensor.kind)),
+                ("fault", .string(suspicion.fault.rawValue)),
+                ("detail", .string(suspicion.detail)),
+            ])
+        })
     }
 
     public static func hinges(_ state: FoldState, rig: Rig) -> JSONValue {

@@ -33,7 +33,7 @@ public enum TopicValues {
                 ("pinnedDisplay", state.pinnedDisplay.map { .string(rig.displays[$0].id) } ?? .null),
             ])
         case .devices:
-            return .object([("cameras", .array(devices.map { descriptor in
+            var members: [(String, JSONValue)] = [("cameras", .array(devices.map { descriptor in
                 var value = descriptor.json
                 if let index = rig.cameraIndex(descriptor.rigCamera ?? ""), case var .object(members) = value {
                     members.append(("available", .bool(state.cameras[index].available)))
@@ -41,7 +41,9 @@ public enum TopicValues {
                     value = .object(members)
                 }
                 return value
-            })), ("displays", .array(rig.displays.indices.map { displayEntry($0, state: state, rig: rig) }))])
+            })), ("displays", .array(rig.displays.indices.map { displayEntry($0, state: state, rig: rig) }))]
+            if !state.suspectSensors.isEmpty { members.append(("suspectSensors", StateEncoder.suspectSensors(state, rig: rig))) }
+            return .object(members)
         case .virtualCamera:
             return StateEncoder.virtualCamera(state.virtualCamera, rig: rig, plan: plan)
         case .readiness:

@@ -138,12 +138,14 @@ final class Daemon {
     /// Adds `sensorFlipped` to each camera in the devices value (individual mode): frames from
     /// a flipped sensor are already turned 180°, so a client applies captureRotation − 180.
     static func annotate(_ devices: JSONValue, flipped: [String: Bool]) -> JSONValue {
-        guard case let .array(cameras)? = devices["cameras"] else { return devices }
-        return .object([("cameras", .array(cameras.map { camera in
+        guard case let .object(topMembers) = devices, case let .array(cameras)? = devices["cameras"] else { return devices }
+        let annotated = JSONValue.array(cameras.map { camera in
             guard case var .object(members) = camera, let id = camera["rigCamera"]?.stringValue else { return camera }
             members.append(("sensorFlipped", .bool(flipped[id] ?? false)))
             return .object(members)
-        }))])
+        })
+        // The other members (suspectSensors) stay as they are.
+        return .object(topMembers.map { $0.0 == "cameras" ? ($0.0, annotated) : $0 })
     }
 
     /// Applies one input and publishes every topic whose value changed, in one publication
@@ -153,9 +155,16 @@ final class Daemon {
         publishing { applyUnpublished(event) }
     }
 
+    /// When a pending presence change would count (monotonic ms): whoever feeds inputs applies
+    /// `.advanceTime(milliseconds: 0)` then (`HardwareInputs` arms a timer).
+    private(set) var nextCheckAtMilliseconds: Int?
+
     private func applyUnpublished(_ event: InputEvent) {
-        let update = engine.apply(event)
+        // Sensor checks count their windows in the monotonic time each input arrives at.
+        let update = engine.apply(event, atMilliseconds: Int(MonotonicClock.nanoseconds / 1_000_000))
         for warning in update.warnings { log.warning(warning) }
+        for note in update.notes { log.info(note) }
+        nextCheckAtMilliseconds = update.nextCheckAtMilliseconds
         metrics.readingsRejected(update.warnings.count)
         guard !update.change.isEmpty else { return }
         if update.change.virtualCameraSource { metrics.switched(DaemonMetrics.cause(of: event)) }
@@ -192,7 +201,7 @@ final class Daemon {
         // Direction maps carry each camera's captureRotation and availability too.
         if !change.displays.isEmpty || change.viewedDisplay || !change.cameras.isEmpty { topics.append(.directions) }
         if change.hinges || change.posture || change.viewedDisplay { topics.append(.posture) }
-        if !change.cameras.isEmpty || !change.displays.isEmpty { topics.append(.devices) }
+        if !change.cameras.isEmpty || !change.displays.isEmpty || change.sensors { topics.append(.devices) }
         // A camera bound to a display changes with that display, whatever the viewed one does.
         if change.virtualCameraSource || (cameras > 1 && (!change.displays.isEmpty || !change.cameras.isEmpty)) { topics.append(.virtualCamera) }
         if change.virtualCameraSource || !change.cameras.isEmpty || !change.displays.isEmpty { topics.append(.readiness) }

@@ -123,7 +123,7 @@ public final class DaemonRunner {
         services.add(sweep)
 
         // Hardware: the first device inventory completes as it starts, before READY=1.
-        if !options.simulate { services.add(HardwareInputs(daemon: daemon, loop: loop, config: config, log: log)) }
+        if !options.simulate { services.add(try HardwareInputs(daemon: daemon, loop: loop, config: config, log: log)) }
         // One camera service per virtual camera, the default one first.
         let cameraServices = daemon.cameras.map { camera in
             CameraService(daemon: daemon, camera: camera, server: server, loop: loop, config: config, explicitNode: options.loopback, log: log)

@@ -14,12 +14,16 @@ final class HardwareInputs {
     private var thread: DeviceThread?
     /// The loopback labels the running thread was asked to locate.
     private var asked: [String] = []
+    /// Wakes the daemon when a debounced presence change is due (the engine never waits).
+    private let presenceTimer: Timer
+    private var presenceTimerRegistered = false
 
     /// How long start-up waits for the first inventory before reporting ready anyway.
     /// Below the unit's TimeoutStartSec (30 s), so a slow inventory still ends in READY=1.
     static let inventoryTimeout: Duration = .seconds(20)
 
-    init(daemon: Daemon, loop: EventLoop, config: DaemonConfig, log: Log) {
+    init(daemon: Daemon, loop: EventLoop, config: DaemonConfig, log: Log) throws {
+        presenceTimer = try Timer()
         self.loop = loop
         self.daemon = daemon
         self.config = config
@@ -50,6 +54,11 @@ final class HardwareInputs {
     }
 
     func stop() {
+        if presenceTimerRegistered {
+            presenceTimer.cancel()
+            loop.unregister(presenceTimer.descriptor)
+            presenceTimerRegistered = false
+        }
         guard let thread else { return }
         loop.unregister(thread.updates.descriptor)
         thread.stop()
@@ -69,13 +78,28 @@ final class HardwareInputs {
     private func register(_ thread: DeviceThread) throws {
         let updates = thread.updates
         try loop.register(updates.descriptor) { [unowned self] _ in self.apply(updates.drain()) }
+        try loop.register(presenceTimer.descriptor) { [unowned self] _ in
+            _ = self.presenceTimer.acknowledge()
+            self.daemon.apply(.advanceTime(milliseconds: 0))
+            self.armPresenceTimer()
+        }
+        presenceTimerRegistered = true
+    }
+
+    /// Arms the timer for the daemon's next presence check, if one is pending.
+    private func armPresenceTimer() {
+        guard let due = daemon.nextCheckAtMilliseconds else { return }
+        let now = Int(MonotonicClock.nanoseconds / 1_000_000)
+        try? presenceTimer.schedule(after: .milliseconds(max(1, due - now)))
     }
 
     private func apply(_ updates: [DeviceUpdate]) {
         for update in updates {
             switch update {
             case let .cameras(descriptors): daemon.replaceDescriptors(descriptors)
-            case let .input(event): daemon.apply(event)
+            case let .input(event):
+                daemon.apply(event)
+                armPresenceTimer()
             case let .loopbacks(asked, found): daemon.loopbacks.record(asked: asked, found: found)
             case .inventoryComplete:
                 log.debug("device inventory complete")

@@ -1,3 +1,4 @@
+import Foundation
 import FoldcamCore
 @testable import FoldcamDevices
 import FoldcamIO
@@ -92,6 +93,18 @@ import Testing
         #expect(sensors.poll(atMilliseconds: 1000).isEmpty)
         sensors.lidClosed = false
         #expect(sensors.poll(atMilliseconds: 2000).count == 1)
+    }
+
+    @Test func aHintSwitchLeavesThePolledHingeRead() throws {
+        // A hint is one vote against the sensor: the sensor must keep voting.
+        let hinge = try FakeHinge(raw: "90", buffered: false)
+        let text = try #require(RigPresets.json("duo")).replacingOccurrences(
+            of: #""lid": {"hinge": "fold", "angle": 0}"#, with: #""lid": {"hinge": "fold", "angle": 0, "mode": "hint"}"#)
+        let sensors = SensorSet(rig: try RigDecoder.decode(json: text), log: Self.quiet)
+        _ = sensors.add(hinge.record)
+        sensors.lidClosed = true
+        try hinge.set("in_angl0_raw", "95")
+        #expect(sensors.poll(atMilliseconds: 1000).count == 1)
     }
 
     @Test func aHingeWithABufferIsReadFromItsNode() throws {

@@ -517,6 +517,79 @@ code, out, err = loop.run(["--check-config", "--rig", nocommon])
 check("no common format: check-config refuses it (exit 2) naming noCommonFormat", code == 2 and "shares no format" in err and "noCommonFormat" in err, (code, out, err))
 report, stderr, code = loop.probe(nocommon)
 check("no common format: probe still finds every device (exit 0)", code == 0, (code, report and report.get("needs")))
+# -- 7. A hinge sensor stuck at 0 (Yoga Book 9i 13IRU8) and a USB presence input (Zenbook Duo) --
+# The hinge reads exactly 0 while the accelerometers say 90°: the daemon names it, warns once, and
+# decides from the accelerometers. The keyboard (0b05:1b2c) appearing covers the inner display
+# once the 400 ms debounce has passed (the daemon's timer, not a sleep in the core).
+with open(RIG) as f:
+    rig = json.load(f)
+rig["id"] = "duo-accel-presence"
+rig["presence"] = [{"id": "keyboard", "usb": ["0b05:1b2c", "0b05:1bf2"], "covers": ["inner"]}]
+presence_rig = os.path.join(config_dir, "presence.json")
+with open(presence_rig, "w") as f:
+    json.dump(rig, f)
+stuck = Bed(FOLDCAMD, SHIM)
+cams, hinge, base, display, _ = populate(stuck)
+stuck.set_attribute(hinge, "in_angl0_raw", 0)
+daemon = stuck.start_daemon({"rig": presence_rig})
+try:
+    check("stuck hinge: READY=1", daemon.wait_ready() is not None)
+    state = daemon.eventually("state", lambda s: s.get("suspectSensors"))
+    check("a hinge reading 0 while the accelerometers say 90°: named as suspect (zeroWhileOpen)",
+          [(x.get("sensor"), x.get("kind"), x.get("fault")) for x in state.get("suspectSensors", [])] == [("fold", "hinge", "zeroWhileOpen")], state.get("suspectSensors"))
+    check("... and the decision comes from the accelerometers", state.get("hingeSources", {}).get("fold") == "accelerometers"
+          and abs(state.get("hinges", {}).get("fold", -1) - 90) < 0.5 and state.get("posture") == "halfOpen", str((state.get("hinges"), state.get("hingeSources"), state.get("posture"))))
+    devices = daemon.request("devices")
+    check("... devices lists it too", devices.get("suspectSensors") == state.get("suspectSensors"), devices.get("suspectSensors"))
+    check("presence input absent before any USB device", state.get("presence") == {"keyboard": False}, state.get("presence"))
+    keyboard = stuck.testbed.add_device("usb", "3-1", None, ["idVendor", "0b05", "idProduct", "1b2c"],
+                                        ["DEVTYPE", "usb_device", "PRODUCT", "b05/1b2c/100", "ID_VENDOR_ID", "0b05", "ID_MODEL_ID", "1b2c"])
+    stuck.testbed.uevent(keyboard, "add")
+    state = daemon.eventually("state", lambda s: s.get("presence") == {"keyboard": True})
+    check("the keyboard appearing (USB 0b05:1b2c) covers the inner display after the debounce",
+          state.get("presence") == {"keyboard": True} and state.get("displays", {}).get("inner", {}).get("occluded") is True, str((state.get("presence"), state.get("displays", {}).get("inner"))))
+    stuck.remove(keyboard)
+    state = daemon.eventually("state", lambda s: s.get("presence") == {"keyboard": False})
+    check("... and going uncovers it", state.get("displays", {}).get("inner", {}).get("occluded") is False, state.get("displays", {}).get("inner"))
+finally:
+    code, log = daemon.stop()
+check("the stuck hinge warned once at <4>, saying what to do",
+      log.count("<4>hinge fold: the sensor reads exactly 0") == 1 and "leave the hinge sensor out of the rig's matches" in log, log[-2000:])
+check("the presence changes are logged", "presence input keyboard: a matching USB device appeared" in log and "presence input keyboard: a matching USB device went" in log, log[-2000:])
+
+# -- 8. A hinge sensor that stays put while the accelerometers fold the rig: stuck ------------------
+# The window is the rig's tunables.plausibility.stuckForMilliseconds (100 here, so the check waits
+# on the state, not on 3 s); the display accelerometer turns 40° about the hinge while the hinge
+# sensor keeps reading 90.
+with open(RIG) as f:
+    rig = json.load(f)
+rig["id"] = "duo-accel-stuck"
+rig.setdefault("tunables", {})["plausibility"] = {"stuckForMilliseconds": 100}
+stuck_rig = os.path.join(config_dir, "stuck.json")
+with open(stuck_rig, "w") as f:
+    json.dump(rig, f)
+still = Bed(FOLDCAMD, SHIM)
+cams, hinge, base, display, _ = populate(still)
+daemon = still.start_daemon({"rig": stuck_rig})
+try:
+    check("stuck window: READY=1", daemon.wait_ready() is not None)
+    state = daemon.eventually("state", lambda s: s.get("hingeSources", {}).get("fold") == "sensor")
+    check("the hinge sensor decides at first (90 degrees)", abs(state.get("hinges", {}).get("fold", -1) - 90) < 0.01, state.get("hinges"))
+    # Panel (-cos 40°, 0, sin 40°) through the inverse mount matrix: chip (0, -766, 643).
+    still.set_attribute(display, "in_accel_y_raw", -766)
+    still.set_attribute(display, "in_accel_z_raw", 643)
+    # The engine pairs only readings both taken since its last angle, and a driver posts only a
+    # changed reading: the base moves a little too.
+    still.set_attribute(base, "in_accel_z_raw", -1020)
+    state = daemon.eventually("state", lambda s: s.get("suspectSensors"))
+    faults = [(x.get("sensor"), x.get("fault")) for x in state.get("suspectSensors", [])]
+    check("a hinge sensor standing still while the accelerometers move 40 degrees is set aside as stuck", faults == [("fold", "stuck")], state.get("suspectSensors"))
+    check("... and the accelerometers decide", state.get("hingeSources", {}).get("fold") == "accelerometers"
+          and abs(abs(state.get("hinges", {}).get("fold", -1) - 90) - 40) < 1, str((state.get("hinges"), state.get("hingeSources"))))
+finally:
+    code, log = daemon.stop()
+check("the stuck hinge warned once at <4>", log.count("<4>hinge fold: the sensor stayed at 90") == 1, log[-2000:])
+
 shutil.rmtree(config_dir, ignore_errors=True)
 
 # -- Display outputs: DRM connectors (output_checks.py) -------------------------------------------

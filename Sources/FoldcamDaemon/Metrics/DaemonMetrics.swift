@@ -57,7 +57,7 @@ final class DaemonMetrics {
     /// What caused a change of the virtual camera's source.
     static func cause(of event: InputEvent) -> SwitchCause {
         switch event {
-        case .hingeAngle, .hingeSensorLost, .lidSwitch, .tabletModeSwitch: return .fold
+        case .hingeAngle, .hingeSensorLost, .lidSwitch, .tabletModeSwitch, .presence: return .fold
         case .pinView: return .pin
         case .cameraPlugged, .cameraUnplugged: return .unplug
         case .cameraBusy: return .busy

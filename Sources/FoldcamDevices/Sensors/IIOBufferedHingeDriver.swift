@@ -33,7 +33,8 @@ final class IIOBufferedHingeDriver: SensorDriver {
             let buffer = try IIOHingeBuffer(syspath: record.syspath, devnode: devnode)
             return IIOBufferedHingeDriver(channel: channel, buffer: buffer, devnode: devnode, context: context)
         } catch {
-            context.log.notice("\(error); polling the hinge sensor instead of using its buffer")
+            let holder = error.isBusy ? " (another process holds the buffer: an IIO device opens once)" : ""
+            context.log.notice("\(error)\(holder); polling the hinge sensor instead of using its buffer")
             throw error
         }
     }

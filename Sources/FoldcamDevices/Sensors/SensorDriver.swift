@@ -64,9 +64,11 @@ final class SensorContext {
         self.pollFloorMilliseconds = pollFloorMilliseconds
     }
 
-    /// Whether a switch currently decides this hinge's angle (then its polled sensor rests).
+    /// Whether a switch currently decides this hinge's angle (then its polled sensor rests). A
+    /// hint decides nothing while the sensor reads, so its sensor keeps being read.
     func switchOverrides(_ hinge: Int) -> Bool {
-        (lidClosed && rig.switches.lid?.hinge == hinge) || (tabletModeOn && rig.switches.tabletMode?.hinge == hinge)
+        func decides(_ mapping: SwitchMapping?) -> Bool { mapping?.hinge == hinge && mapping?.mode == .override }
+        return (lidClosed && decides(rig.switches.lid)) || (tabletModeOn && decides(rig.switches.tabletMode))
     }
 
     /// A warning, at most one per `key` per interval.

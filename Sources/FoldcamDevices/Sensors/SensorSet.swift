@@ -111,8 +111,15 @@ final class SensorSet {
         do {
             return try body(entry.driver)
         } catch {
-            context.warn(entry.warningKey, "\(error)", now)
+            context.warn(entry.warningKey, Self.readFailure(error), now)
             return error.isVanished ? remove(syspath: syspath) : []
         }
+    }
+
+    /// A failed read, said with what it means: EBUSY on a sysfs read is an IIO buffer another
+    /// process runs (iio-sensor-proxy does on GNOME and KDE), during which drivers refuse raw reads.
+    static func readFailure(_ error: DeviceError) -> String {
+        guard error.isBusy else { return "\(error)" }
+        return "\(error): another process runs this sensor's IIO buffer (iio-sensor-proxy does on GNOME and KDE) and the driver refuses raw reads meanwhile; foldcam decides from the other inputs until reads succeed"
     }
 }

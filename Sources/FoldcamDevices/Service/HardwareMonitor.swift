@@ -29,6 +29,7 @@ final class HardwareMonitor {
     private let outputTimer: Timer
     private var outputTimerArmed = false
     static let outputPoll: Duration = .seconds(2)
+    private var presence: PresenceMatcher
     private let pollTimer: Timer
     /// The period the poll tick runs at; nil while it is not armed.
     private var pollTimerPeriod: Int?
@@ -44,7 +45,9 @@ final class HardwareMonitor {
         self.updates = updates
         loop = try EventLoop()
         context = try UdevContext()
-        monitor = try UdevMonitor(context, subsystems: Self.subsystems)
+        presence = PresenceMatcher(rig: rig)
+        // USB devices are watched only for a rig with presence inputs.
+        monitor = try UdevMonitor(context, subsystems: Self.subsystems + (rig.presence.isEmpty ? [] : ["usb"]))
         inventory = CameraInventory(rig: rig, loopback: settings.loopback)
         sensors = SensorSet(rig: rig, log: log, pollFloorMilliseconds: settings.sensorPollMilliseconds)
         outputs = OutputTracker(rig: rig)
@@ -68,6 +71,9 @@ final class HardwareMonitor {
         }
         startSwitches()
         scanOutputs()
+        if !presence.isEmpty {
+            for device in try UdevEnumerator.devices(context, subsystems: ["usb"]) { postPresence(presence.added(device.record(attributes: []))) }
+        }
         if !settings.locateLoopbacks.isEmpty {
             var found: [String: String] = [:]
             for label in settings.locateLoopbacks { found[label] = LoopbackLocator.find(label: label) }
@@ -110,6 +116,11 @@ final class HardwareMonitor {
 
     private func post(_ events: [InputEvent]) {
         for event in events { updates.post(.input(event)) }
+    }
+
+    private func postPresence(_ events: [InputEvent]) {
+        for line in presence.describe(events) { log.info(line) }
+        post(events)
     }
 
     private func startSwitches() {
@@ -163,6 +174,12 @@ final class HardwareMonitor {
             case ("iio", "add"), ("iio", "change"):
                 _ = removeSensor(device.syspath)
                 addSensor(device.record(attributes: IIOClassifier.attributes, model: settings.model))
+                continue
+            case ("usb", "remove"):
+                postPresence(presence.removed(syspath: device.syspath))
+                continue
+            case ("usb", "add"), ("usb", "bind"):
+                postPresence(presence.added(device.record(attributes: [])))
                 continue
             default:
                 continue
