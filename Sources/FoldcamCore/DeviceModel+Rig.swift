@@ -40,6 +40,28 @@ extension DeviceModel {
         for (index, display) in displays.enumerated() { check(display.rigDisplay, rig.displays.map(\.id), "devices.displays[\(index)].rigDisplay", "display") }
         for (index, input) in presence.enumerated() { if let covers = input.covers { check(covers, rig.displays.map(\.id), "devices.presence[\(index)].covers", "display") } }
         guard errors.isEmpty else { throw DocumentErrors(errors) }
+        return withModelInputs(rig)
+    }
+
+    /// What the model says of its inputs becomes the rig's: a switch it calls a hint votes
+    /// instead of overriding, one it says to ignore is not mapped, and each USB presence input
+    /// covers its display (a rig entry of the same id is kept as written).
+    private func withModelInputs(_ decoded: Rig) -> Rig {
+        var rig = decoded
+        for entry in switches {
+            switch (entry.kind, entry.trust) {
+            case (_, .override): break
+            case (.lid, .hint): rig.switches.lid?.mode = .hint
+            case (.tabletMode, .hint): rig.switches.tabletMode?.mode = .hint
+            case (.lid, .ignore): rig.switches.lid = nil
+            case (.tabletMode, .ignore): rig.switches.tabletMode = nil
+            }
+        }
+        for input in presence where !rig.presence.contains(where: { $0.id == input.id }) {
+            guard let usb = input.usb else { continue }
+            let covers = input.covers.flatMap { rig.displayIndex($0) }.map { [$0] } ?? []
+            rig.presence.append(PresenceInput(id: input.id, usbIDs: [usb.lowercased()], debounceMilliseconds: input.debounceMilliseconds ?? 400, covers: covers))
+        }
         return rig
     }
 }
