@@ -1,8 +1,11 @@
 /// The daemon's configuration file (`/etc/foldcam/foldcam.json`), decoded with path-qualified
 /// errors like rigs are.
 public struct DaemonConfig: Sendable, Equatable {
-    /// A built-in rig id or a path to a rig JSON file.
+    /// A built-in rig id, a path to a rig JSON file, or `auto` (`automaticRig`).
     public var rig: String = "duo"
+    /// `"rig": "auto"`: the rig file beside the configuration (`rig.json`) when there is one,
+    /// else this machine's device model; the packaged configuration says it.
+    public static let automaticRig = "auto"
     /// True when the file names a rig: a configured rig wins over any device model.
     public var rigGiven = false
     /// The device model chosen for this machine when no rig is configured (not a file key:

@@ -54,9 +54,22 @@ public struct LoadedConfiguration: Sendable {
             config.rig = rig
             if readPath != nil { notes.append("rig: \(rig) (--rig overrides the configuration's)") }
         }
+        // "auto": the administrator's rig file if written, else this machine's model.
+        var automatic = false
+        if config.rigGiven && config.rig == DaemonConfig.automaticRig && options.rig == nil {
+            let local = Self.join(Self.directory(of: readPath ?? path), Self.automaticRigFile)
+            if PathKind.of(local) != .missing {
+                config.rig = local
+                notes.append("rig: \(local) (\"auto\": the rig file beside the configuration wins over any device model)")
+            } else if options.simulate {
+                throw RigLoader.LoadError(description: "config file \(readPath ?? path): rig \"auto\" is this machine's device model, which --simulate does not look for, and there is no \(local): give --rig ID or PATH")
+            } else {
+                automatic = true
+            }
+        }
         // A configured rig wins over any model; with none, this machine's model gives it.
         var model: ModelSelection?
-        if !config.rigGiven && options.rig == nil && !options.simulate {
+        if (!config.rigGiven || automatic) && options.rig == nil && !options.simulate {
             let selection = try ModelSelection.select()
             warnings += selection.problems
             notes.append(selection.summary)
@@ -68,6 +81,14 @@ public struct LoadedConfiguration: Sendable {
                 config.rig = RigLoader.modelPrefix + chosen.id
             }
             model = selection
+            if automatic && selection.rig == nil {
+                let local = Self.join(Self.directory(of: readPath ?? path), Self.automaticRigFile)
+                throw RigLoader.LoadError(description: """
+                    config file \(readPath ?? path): rig "auto" found no rig: there is no \(local) and \(selection.summary)
+                      write \(local) (start from 'foldcamctl rig show ID'; docs/rig-format.md), or set "rig" to a preset id;
+                      to have this model known, send 'foldcamctl report' (docs/devices.md)
+                    """)
+            }
         }
         let rig = try model?.rig ?? RigLoader.load(config.rig)
         // A virtual camera follows "viewed" or a display of this rig (the rig may be swapped
@@ -81,6 +102,9 @@ public struct LoadedConfiguration: Sendable {
         }
         return LoadedConfiguration(config: config, rig: rig, configPath: readPath, notes: notes, warnings: warnings, model: model)
     }
+
+    /// The rig file `"rig": "auto"` looks for in the configuration's directory.
+    static let automaticRigFile = "rig.json"
 
     /// The absolute (or configuration-relative) path a rig spec names, when it is a relative
     /// file path; nil for preset ids and absolute paths, which stay as they are.

@@ -189,6 +189,25 @@ code, out, err = bed.run(["--probe", "--json", "--config", config])
 os.unlink(config)
 report = json.loads(out or "{}")
 check("the configuration's rig wins over the model", report.get("rig") == "dual-screen" and report.get("model") is None, (report.get("rig"), report.get("model")))
+# "rig": "auto" (the packaged configuration): the rig file beside it if written, else the model.
+auto_dir = tempfile.mkdtemp(prefix="foldcam-auto-")
+auto_config = os.path.join(auto_dir, "foldcam.json")
+with open(auto_config, "w") as f:
+    json.dump({"rig": "auto"}, f)
+code, out, err = bed.run(["--probe", "--json", "--config", auto_config])
+report = json.loads(out or "{}")
+check("rig auto with no rig.json: the machine's model", report.get("rig") == "lenovo-thinkpad-yoga-260" and report.get("model") is not None, (report.get("rig"), err[-300:]))
+shutil.copy(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Sources", "FoldcamCore", "Presets", "dual-screen.json"), os.path.join(auto_dir, "rig.json"))
+code, out, err = bed.run(["--probe", "--json", "--config", auto_config])
+report = json.loads(out or "{}")
+check("rig auto with a rig.json beside the configuration: that file, no model search", report.get("rig") == "dual-screen" and report.get("model") is None, (report.get("rig"), report.get("model")))
+os.unlink(os.path.join(auto_dir, "rig.json"))
+unknown = json.loads(json.dumps(yoga))
+unknown["dmi"] = {"sys_vendor": "Nobody", "product_name": "Unknown 1"}
+code, out, err = build(unknown).run(["--check-config", "--config", auto_config])
+check("rig auto on a machine no model matches and no rig.json: exit 2, saying what to write and what was matched",
+      code == 2 and 'rig "auto" found no rig' in err and os.path.join(auto_dir, "rig.json") in err and 'product_name "Unknown 1"' in err, (code, err[-500:]))
+shutil.rmtree(auto_dir, ignore_errors=True)
 ruled = json.loads(json.dumps(yoga))
 ruled["cameras"][0]["properties"] = {"FOLDCAM_CAMERA": "user"}
 code, out, err = build(ruled).run(["--probe", "--json"])
