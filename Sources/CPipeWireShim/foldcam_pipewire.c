@@ -41,7 +41,7 @@ struct fpw_node {
     struct spa_source *timer;
     uint32_t format, width, height, stride, frame_size, fps_num, fps_den;
     uint8_t *placeholder;
-    uint32_t transform;
+    uint32_t transforms[8]; // what to put on a buffer, by the input frame's residual transform
     struct fpw_input *current; // feeds the output
     struct fpw_input *next;    // started, promoted at its first frame
     fpw_state_fn on_state;
@@ -331,7 +331,15 @@ static void on_output_process(void *data) {
         header->dts_offset = 0;
     }
     struct spa_meta_videotransform *transform = spa_buffer_find_meta_data(buffer, SPA_META_VideoTransform, sizeof *transform);
-    if (transform) transform->transform = n->transform;
+    if (transform) {
+        // The source node's residual (what its pipeline could not apply), then foldcam's turn.
+        uint32_t residual = 0;
+        if (source) {
+            struct spa_meta_videotransform *in = spa_buffer_find_meta_data(source->buffer, SPA_META_VideoTransform, sizeof *in);
+            if (in && in->transform < 8) residual = in->transform;
+        }
+        transform->transform = n->transforms[residual];
+    }
     pw_stream_queue_buffer(n->output, b);
 }
 
@@ -444,9 +452,9 @@ void fpw_node_set_placeholder(fpw_node *n, const uint8_t *bytes, size_t size) {
     pw_thread_loop_unlock(n->connection->loop);
 }
 
-void fpw_node_set_transform(fpw_node *n, uint32_t transform) {
+void fpw_node_set_transforms(fpw_node *n, const uint32_t transforms[8]) {
     pw_thread_loop_lock(n->connection->loop);
-    n->transform = transform;
+    memcpy(n->transforms, transforms, sizeof n->transforms);
     pw_thread_loop_unlock(n->connection->loop);
 }
 

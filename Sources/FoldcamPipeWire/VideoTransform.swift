@@ -15,6 +15,21 @@ public struct VideoTransform: Sendable, Equatable, CustomStringConvertible {
 
     public static let none = VideoTransform(rawValue: 0)
 
+    public var mirrored: Bool { rawValue >= 4 }
+    /// Quarter turns counter-clockwise, applied after the flip.
+    public var counterClockwiseQuarters: Int { Int(rawValue % 4) }
+
+    /// `self` applied after `first`: a camera node's residual transform (what its pipeline could
+    /// not apply, in its buffers' meta) followed by foldcam's own. With F the flip and R a
+    /// quarter turn, R^b F^g · R^a F^f = R^(b ± a) F^(g xor f), minus when g flips.
+    public func after(_ first: VideoTransform) -> VideoTransform {
+        let quarters = counterClockwiseQuarters + (mirrored ? -first.counterClockwiseQuarters : first.counterClockwiseQuarters)
+        return VideoTransform(rawValue: UInt32((quarters % 4 + 4) % 4) + (mirrored != first.mirrored ? 4 : 0))
+    }
+
+    /// What to put on a buffer for each residual the input's buffer says (index = its rawValue).
+    public var table: [UInt32] { (0..<8).map { after(VideoTransform(rawValue: UInt32($0))).rawValue } }
+
     public var description: String {
         let turn = ["none", "90° counter-clockwise", "180°", "270° counter-clockwise"][Int(rawValue % 4)]
         return rawValue >= 4 ? "flipped, \(turn)" : turn

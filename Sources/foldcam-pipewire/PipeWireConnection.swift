@@ -98,7 +98,8 @@ final class PublishedNode {
 
     func connectInput(_ target: String) -> Int32 { fpw_node_connect_input(pointer, target) }
     func disconnectInput() { fpw_node_disconnect_input(pointer) }
-    func setTransform(_ transform: VideoTransform) { fpw_node_set_transform(pointer, transform.rawValue) }
+    /// foldcam's transform, after whatever residual each input frame carries.
+    func setTransform(_ transform: VideoTransform) { transform.table.withUnsafeBufferPointer { fpw_node_set_transforms(pointer, $0.baseAddress) } }
 
     /// Frames forwarded from a camera, placeholder frames, completed input switches.
     var counters: (forwarded: UInt64, placeholders: UInt64, switches: UInt64) {

@@ -105,6 +105,20 @@ func view(_ source: String?, rotation: Int = 0) -> DaemonView {
         #expect(VideoTransform(clockwise: 0, mirrored: true).rawValue == 4)
     }
 
+    @Test func aResidualTransformComesFirstThenFoldcamsTurn() {
+        let quarter = VideoTransform(clockwise: 90)
+        // Turns add up: 90° clockwise after 90° clockwise is 180°.
+        #expect(quarter.after(VideoTransform(clockwise: 90)) == VideoTransform(clockwise: 180))
+        #expect(VideoTransform.none.after(VideoTransform(clockwise: 270)) == VideoTransform(clockwise: 270))
+        // A flip reverses the turn before it: flip after 90° clockwise = flip, then 90° counter-clockwise.
+        let flip = VideoTransform(clockwise: 0, mirrored: true)
+        #expect(flip.after(quarter) == VideoTransform(rawValue: 5))
+        #expect(quarter.after(flip) == VideoTransform(clockwise: 90, mirrored: true))
+        // Flipping twice undoes the flip.
+        #expect(flip.after(flip) == .none)
+        #expect(quarter.table == [3, 0, 1, 2, 7, 4, 5, 6])
+    }
+
     @Test func theDaemonsTopicsGiveEachVirtualCamerasSourceModeAndRotation() throws {
         let single = try JSONParser.parse(#"{"source": "outer-front", "format": {"pixelFormat": "YUYV", "width": 640, "height": 480, "fps": 30}, "depth": false, "pool": []}"#)
         let directions = try JSONParser.parse(#"{"viewedDisplay": "outer", "displays": {"outer": {"cameras": {"outer-front": {"forward": true, "mirror": false, "previewRotation": 0, "captureRotation": 270}}}}}"#)
