@@ -136,7 +136,9 @@ static const struct pw_registry_events registry_events = {
 static void on_core_error(void *data, uint32_t id, int seq, int res, const char *message) {
     (void)seq;
     struct fpw_connection *c = data;
-    if (id == PW_ID_CORE) {
+    // Only a lost connection ends it: other core errors name a proxy whose object went away
+    // (a camera node removed while bound), which the registry's global_remove handles.
+    if (id == PW_ID_CORE && res == -EPIPE) {
         char text[512];
         snprintf(text, sizeof text, "%s (%s)", message ? message : "error", spa_strerror(res));
         c->on_error(c->user, text);
@@ -281,9 +283,16 @@ static void on_input_param_changed(void *data, uint32_t id, const struct spa_pod
     if (param && id == SPA_PARAM_Format) reply_buffers(in->stream, in->node);
 }
 
+// The camera node went away (or renegotiated): its buffers are freed, the held one too.
+static void on_input_remove_buffer(void *data, struct pw_buffer *buffer) {
+    struct fpw_input *in = data;
+    if (in->held == buffer) in->held = NULL;
+}
+
 static const struct pw_stream_events input_events = {
     PW_VERSION_STREAM_EVENTS,
     .param_changed = on_input_param_changed,
+    .remove_buffer = on_input_remove_buffer,
     .process = on_input_process,
 };
 
