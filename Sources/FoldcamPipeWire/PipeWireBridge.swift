@@ -11,6 +11,8 @@ public struct PipeWireBridge: Sendable {
         case daemon(DaemonView)
         /// The daemon's socket closed or could not be reached: its decisions are unknown.
         case daemonGone
+        /// A daemon answers but its decisions cannot be used (it runs another rig): why.
+        case daemonRefused(String)
         case output(virtualCamera: String, streaming: Bool)
         /// Every Video/Source node the registry lists now (foldcam's own included).
         case cameraNodes([CameraNode])
@@ -37,6 +39,7 @@ public struct PipeWireBridge: Sendable {
 
     private let matches: [String: PipeWireMatch]
     private var daemon: DaemonView?
+    private var refusal: String?
     private var streaming: [String: Bool] = [:]
     private var nodes: [CameraNode] = []
     private var feeds: [String: Feed] = [:]
@@ -54,8 +57,9 @@ public struct PipeWireBridge: Sendable {
 
     public mutating func handle(_ input: Input) -> [Action] {
         switch input {
-        case let .daemon(view): daemon = view
-        case .daemonGone: daemon = nil
+        case let .daemon(view): (daemon, refusal) = (view, nil)
+        case .daemonGone: (daemon, refusal) = (nil, nil)
+        case let .daemonRefused(reason): (daemon, refusal) = (nil, reason)
         case let .output(id, on): streaming[id] = on
         case let .cameraNodes(list): nodes = list.filter { !$0.isFoldcam }
         }
@@ -84,7 +88,7 @@ public struct PipeWireBridge: Sendable {
     /// The feed `id` should have now, and the transform of its source when it has one.
     private func decide(_ id: String) -> (Feed, VideoTransform?) {
         guard streaming[id] == true else { return (.idle, nil) }
-        guard let daemon else { return (.unavailable("foldcamd is not running"), nil) }
+        guard let daemon else { return (.unavailable(refusal ?? "foldcamd is not running"), nil) }
         guard let camera = daemon.virtualCameras.first(where: { $0.id == id }) else {
             return (.unavailable("foldcamd has no virtual camera \(ClientText.quoted(id))"), nil)
         }

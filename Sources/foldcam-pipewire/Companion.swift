@@ -24,7 +24,7 @@ struct Companion {
         defer { feed.cancel() }
         var state = LoopState(rig: rig)
         for await event in stream {
-            for input in try state.inputs(for: event, connection: connection, events: events, log: log) {
+            for input in try await state.inputs(for: event, connection: connection, events: events, log: log) {
                 for action in state.bridge.handle(input) { state.perform(action, log: log) }
             }
         }
@@ -40,14 +40,28 @@ struct LoopState {
     var published: [String: PublishedNode] = [:]
     var refused: Set<String> = []
     var daemonUp = false
+    /// Set while the daemon runs another rig than ours: its decisions name cameras our rig's
+    /// matches do not describe, so none is used.
+    var wrongRig: String?
+    let rig: Rig
 
-    init(rig: Rig) { bridge = PipeWireBridge(rig: rig) }
+    init(rig: Rig) {
+        self.rig = rig
+        bridge = PipeWireBridge(rig: rig)
+    }
 
-    mutating func inputs(for event: CompanionEvent, connection: PipeWireConnection, events: CompanionEvents, log: Log) throws(CompanionError) -> [PipeWireBridge.Input] {
+    mutating func inputs(for event: CompanionEvent, connection: PipeWireConnection, events: CompanionEvents, log: Log) async throws(CompanionError) -> [PipeWireBridge.Input] {
         switch event {
         case let .daemon(.connected(path)):
             log.notice("foldcam-pipewire: connected to foldcamd at \(path)")
             daemonUp = true
+            wrongRig = nil
+            if let running = await Self.daemonRig(path: path), running != rig.id {
+                let reason = "foldcamd runs rig \(ClientText.quoted(running)), but this companion loaded rig \(ClientText.quoted(rig.id)) (give the same rig: --rig, or foldcamd's --config)"
+                log.error("foldcam-pipewire: \(reason)")
+                wrongRig = reason
+                return [.daemonRefused(reason)]
+            }
             return []
         case let .daemon(.disconnected(error, _)):
             if daemonUp || virtualCamera == nil && published.isEmpty { log.warning("foldcam-pipewire: foldcamd: \(error); retrying") }
@@ -61,7 +75,7 @@ struct LoopState {
             case .directions?: directions = event.data
             default: return []
             }
-            guard let value = virtualCamera, let view = DaemonView(virtualCamera: value, directions: directions) else { return [] }
+            guard wrongRig == nil, let value = virtualCamera, let view = DaemonView(virtualCamera: value, directions: directions) else { return [] }
             publish(view, connection: connection, events: events, log: log)
             return [.daemon(view)]
         case let .nodeAdded(node):
@@ -76,6 +90,13 @@ struct LoopState {
         case let .failed(message):
             throw .pipewire("PipeWire connection failed: \(message)")
         }
+    }
+
+    /// The rig id `hello` names (nil when it cannot be asked: the feed then says why).
+    static func daemonRig(path: String) async -> String? {
+        guard let connection = try? FoldcamConnection(path: path) else { return nil }
+        defer { connection.close() }
+        return (try? await connection.request(method: "hello"))?["rig"]?.stringValue
     }
 
     /// A node per virtual camera at its mode; a changed mode republishes (consumers reconnect).

@@ -91,6 +91,15 @@ func view(_ source: String?, rotation: Int = 0) -> DaemonView {
         #expect(bridge.handle(.output(virtualCamera: "viewed", streaming: true)).contains { if case .showUnavailable = $0 { true } else { false } })
     }
 
+    @Test func aDaemonRunningAnotherRigIsNotFollowed() throws {
+        var bridge = PipeWireBridge(rig: try matchedDuo())
+        _ = bridge.handle(.cameraNodes([innerNode]))
+        _ = bridge.handle(.daemon(view("inner-front")))
+        _ = bridge.handle(.output(virtualCamera: "viewed", streaming: true))
+        #expect(bridge.handle(.daemonRefused("foldcamd runs rig \"kiosk\"")) == [.showUnavailable(virtualCamera: "viewed", reason: "foldcamd runs rig \"kiosk\"")])
+        #expect(bridge.handle(.daemonGone) == [.showUnavailable(virtualCamera: "viewed", reason: "foldcamd is not running")])
+    }
+
     @Test func anUnknownVirtualCameraIsNamed() throws {
         var bridge = PipeWireBridge(rig: try matchedDuo())
         _ = bridge.handle(.daemon(view("inner-front")))
