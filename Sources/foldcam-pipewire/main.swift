@@ -30,6 +30,9 @@ while let argument = arguments.popFirst() {
         exit(2)
     }
 }
+// Exit 2: bad command line, configuration or rig (the user unit does not restart on it); exit 1:
+// PipeWire failed or went away (the unit starts again).
+let rig: Rig
 do {
     if rigSpec == nil {
         let path = configPath ?? defaultConfig
@@ -40,7 +43,12 @@ do {
             throw RigLoader.LoadError(description: "\(path) is not a valid configuration:\n\(error)")
         }
     }
-    let rig = try RigLoader.load(rigSpec!)
+    rig = try RigLoader.load(rigSpec!)
+} catch {
+    log.error("foldcam-pipewire: \(error)")
+    exit(2)
+}
+do {
     try await Companion(rig: rig, socketPath: socketPath, log: log).run()
 } catch {
     log.error("foldcam-pipewire: \(error)")
