@@ -121,7 +121,8 @@ struct LoopState {
             log.info("foldcam-pipewire: \(FoldcamNode.name(virtualCamera: id)) <- \(name)")
         case let .disconnectInput(id):
             published[id]?.disconnectInput()
-            log.info("foldcam-pipewire: \(FoldcamNode.name(virtualCamera: id)): camera stream closed (no consumer)")
+            let counts = published[id]?.counters ?? (forwarded: 0, placeholders: 0, switches: 0)
+            log.info("foldcam-pipewire: \(FoldcamNode.name(virtualCamera: id)): camera stream closed (no consumer); so far \(counts.forwarded) camera frames, \(counts.placeholders) placeholder frames, \(counts.switches) switches")
         case let .showUnavailable(id, reason):
             published[id]?.disconnectInput()
             log.notice("foldcam-pipewire: \(FoldcamNode.name(virtualCamera: id)) shows \"camera unavailable\": \(reason)")
