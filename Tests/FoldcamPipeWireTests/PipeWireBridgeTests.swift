@@ -155,6 +155,24 @@ func view(_ source: String?, rotation: Int = 0) -> DaemonView {
         #expect(FoldcamNode.description(virtualCamera: "rear") == "foldcam camera (rear)")
     }
 
+    @Test func aMatchNeedsEveryKeyItGives() {
+        let match = PipeWireMatch(libcameraLocation: "front", v4l2Path: "/dev/video0")
+        #expect(match.matches(["api.libcamera.location": "front", "api.v4l2.path": "/dev/video0", "node.name": "x"]))
+        #expect(!match.matches(["api.libcamera.location": "front"]))
+        #expect(!match.matches(["api.libcamera.location": "back", "api.v4l2.path": "/dev/video0"]))
+        #expect(!PipeWireMatch().matches(["node.name": "x"]))
+    }
+
+    @Test func anEmptyMatchIsRefusedWithWhatToGive() {
+        let bad = RigPresets.json("duo")!.replacingFirst("\"id\": \"back\",", with: "\"id\": \"back\", \"pipewire\": {},")
+        do {
+            _ = try RigDecoder.decode(json: bad)
+            Issue.record("an empty pipewire match was accepted")
+        } catch {
+            #expect(error.description.contains("cameras[2].pipewire: names no PipeWire node: give \"nodeName\", \"libcameraLocation\" or \"v4l2Path\""))
+        }
+    }
+
     @Test func rigCamerasNameTheirPipeWireNode() throws {
         let rig = try matchedDuo()
         #expect(rig.cameras[0].pipewire == PipeWireMatch(nodeName: "cam-inner"))
