@@ -12,7 +12,9 @@ import PackageDescription
 //   FoldcamDevices               -> Core, IO, Platform, V4L2, CUdev, CLibInput
 //   FoldcamCapture               -> Core, Video, Platform, V4L2, CPNG, CTurboJPEG
 //   FoldcamDaemon                -> everything above;  FoldcamClient -> Core, Platform
-//   executables                  -> Daemon / Client / IO (thin)
+//   FoldcamPipeWire              -> Core, Video, Client     the PipeWire companion's decisions, no C
+//   executables                  -> Daemon / Client / IO (thin); foldcam-pipewire -> PipeWire,
+//                                   CPipeWireShim (the only binary that links libpipewire)
 //
 // docs/architecture.md draws the same graph, the threads and the mailboxes between them, the
 // services' start order and two walks through the code.
@@ -36,6 +38,7 @@ let package = Package(
         .library(name: "FoldcamClient", targets: ["FoldcamClient"]),
         .executable(name: "foldcamd", targets: ["foldcamd"]),
         .executable(name: "foldcamctl", targets: ["foldcamctl"]),
+        .executable(name: "foldcam-pipewire", targets: ["foldcam-pipewire"]),
         .executable(name: "foldcam-bench", targets: ["FoldcamBench"]),
         .executable(name: "foldcam-socket-bench", targets: ["FoldcamSocketBench"]),
     ],
@@ -100,11 +103,23 @@ let package = Package(
         .target(name: "FoldcamDaemon", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamRender", "FoldcamVideo", "FoldcamCapture", "FoldcamDevices"]),
         // The client library kiosk code imports: requests, events, reconnecting direction maps.
         .target(name: "FoldcamClient", dependencies: ["FoldcamCore", "FoldcamPlatform"]),
+        // The PipeWire companion (docs/pipewire.md): pure decisions (PipeWireBridge), node
+        // properties, camera-node matching. No C: its tests need no libpipewire.
+        .target(name: "FoldcamPipeWire", dependencies: ["FoldcamCore", "FoldcamVideo", "FoldcamClient"]),
+        // libpipewire-0.3's headers and library. Only CPipeWireShim and foldcam-pipewire depend
+        // on it, so only the companion links libpipewire: foldcamd and foldcamctl never do.
+        .systemLibrary(name: "CPipeWire", pkgConfig: "libpipewire-0.3", providers: [.apt(["libpipewire-0.3-dev"])]),
+        // The SPA pod builders, macros and callback tables Swift cannot call, behind a small
+        // non-variadic C API: one connection, camera nodes that forward one input with one copy.
+        .target(name: "CPipeWireShim", dependencies: ["CPipeWire"]),
         .executableTarget(name: "foldcamd", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamDaemon"]),
         // `foldcamctl report`: what a device model needs, read from sysfs, udev's database, V4L2
         // (kernel ioctls, no libv4l2) and pw-dump; redacted (docs/devices.md).
         .target(name: "FoldcamReport", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamV4L2"]),
         .executableTarget(name: "foldcamctl", dependencies: ["FoldcamCore", "FoldcamPlatform", "FoldcamIO", "FoldcamRender", "FoldcamClient", "FoldcamReport"]),
+        // The user-session companion: publishes a PipeWire camera node per virtual camera and
+        // forwards the camera foldcamd decides on (the shell around PipeWireBridge).
+        .executableTarget(name: "foldcam-pipewire", dependencies: ["FoldcamPipeWire", "FoldcamCore", "FoldcamVideo", "FoldcamClient", "FoldcamIO", "CPipeWireShim"]),
         // Benchmarks of the decision core (docs/benchmarks.md).
         .executableTarget(name: "FoldcamBench", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamCapture", "FoldcamPlatform"]),
         // Socket figures: round trip vs an echo server, fan-out to 1,000 subscribers, idle RSS and
@@ -117,6 +132,7 @@ let package = Package(
         // The client library and foldcamctl against a real foldcamd --simulate (binaries found
         // next to the test bundle).
         .testTarget(name: "FoldcamClientTests", dependencies: ["FoldcamClient", "FoldcamCore", "FoldcamTestSupport"]),
+        .testTarget(name: "FoldcamPipeWireTests", dependencies: ["FoldcamPipeWire", "FoldcamCore"]),
         .testTarget(name: "FoldcamVideoTests", dependencies: ["FoldcamVideo", "FoldcamCore"]),
         // The system-call funnel on real pipes, socketpairs and temporary files.
         .testTarget(name: "FoldcamPlatformTests", dependencies: ["FoldcamPlatform", "FoldcamIO"]),

@@ -122,6 +122,8 @@ public struct Camera: Sendable {
     public var modes: [CameraMode]
     /// Hardware mount as people name it: "front" when a display shares its face, else "back".
     public var position: String
+    /// The PipeWire camera node that is this camera, for the PipeWire companion.
+    public var pipewire: PipeWireMatch? = nil
 
     public var hasDepth: Bool { mediaTypes.contains("depth") }
 

@@ -348,7 +348,7 @@ public enum RigDecoder {
 
     private static func decodeCamera(_ cursor: JSONCursor, _ faces: FaceResolver, _ displays: [Display]) -> Camera? {
         guard cursor.isObject() else { return nil }
-        cursor.checkKeys(["id", "name", "face", "deviceType", "mediaTypes", "sensorRotation", "formats"])
+        cursor.checkKeys(["id", "name", "face", "deviceType", "mediaTypes", "sensorRotation", "formats", "pipewire"])
         let id = cursor.required("id", "a camera id")?.identifier()
         let face = cursor.required("face", "a face such as \"right.A\"").flatMap { faces.resolve($0) }
         let deviceType = cursor.field("deviceType")?.string() ?? "wide"
@@ -377,7 +377,7 @@ public enum RigDecoder {
         return Camera(
             id: id, name: cursor.field("name")?.string() ?? id, face: face, deviceType: deviceType,
             mediaTypes: mediaTypes, sensorRotation: sensorRotation, modes: modes,
-            position: sharesDisplayFace ? "front" : "back")
+            position: sharesDisplayFace ? "front" : "back", pipewire: cursor.field("pipewire").flatMap(PipeWireMatch.decode))
     }
 
     /// `[{"pixelFormats": ["NV12", "YUYV"], "width": 1920, "height": 1080, "fps": 60}, ...]`

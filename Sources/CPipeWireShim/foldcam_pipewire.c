@@ -1,0 +1,520 @@
+// See include/foldcam_pipewire.h. Everything here runs on PipeWire's thread loop; the public
+// functions take its (recursive) lock, so Swift may call them from any thread.
+#include "foldcam_pipewire.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <pipewire/pipewire.h>
+#include <spa/buffer/meta.h>
+#include <spa/param/video/format-utils.h>
+#include <spa/pod/builder.h>
+#include <spa/utils/result.h>
+
+struct fpw_connection {
+    struct pw_thread_loop *loop;
+    struct pw_context *context;
+    struct pw_core *core;
+    struct spa_hook core_listener;
+    struct pw_registry *registry;
+    struct spa_hook registry_listener;
+    struct spa_list watched; // struct fpw_watched
+    fpw_global_fn on_global;
+    fpw_global_remove_fn on_remove;
+    fpw_error_fn on_error;
+    void *user;
+};
+
+struct fpw_input {
+    struct fpw_node *node;
+    struct pw_stream *stream;
+    struct spa_hook listener;
+    struct pw_buffer *held; // the newest frame, kept dequeued until a newer one arrives
+};
+
+struct fpw_node {
+    struct fpw_connection *connection;
+    struct pw_stream *output;
+    struct spa_hook output_listener;
+    struct spa_source *timer;
+    uint32_t format, width, height, stride, frame_size, fps_num, fps_den;
+    uint8_t *placeholder;
+    uint32_t transforms[8]; // what to put on a buffer, by the input frame's residual transform
+    struct fpw_input *current; // feeds the output
+    struct fpw_input *next;    // started, promoted at its first frame
+    fpw_state_fn on_state;
+    void *user;
+    int streaming;
+    uint64_t seq, forwarded, placeholders, switches;
+};
+
+static void set_error(char *error, size_t size, const char *what, int result) {
+    if (error && size) snprintf(error, size, "%s: %s", what, result ? spa_strerror(result) : "failed");
+}
+
+// MARK: connection
+
+// A bound camera node: the registry's global properties are a subset (no api.* keys, no custom
+// keys), so each Video/Source node is bound and its info's full properties reported.
+struct fpw_watched {
+    struct spa_list link;
+    struct fpw_connection *connection;
+    uint32_t id;
+    struct pw_proxy *proxy;
+    struct spa_hook listener;
+};
+
+static void report_properties(struct fpw_connection *c, uint32_t id, const struct spa_dict *props) {
+    size_t length = 1;
+    const struct spa_dict_item *item;
+    spa_dict_for_each(item, props) length += strlen(item->key) + strlen(item->value ? item->value : "") + 2;
+    char *text = calloc(1, length);
+    if (!text) return;
+    char *end = text;
+    spa_dict_for_each(item, props) {
+        // One line per property: a newline inside a value would split it, so it becomes a space.
+        end += sprintf(end, "%s=", item->key);
+        for (const char *v = item->value ? item->value : ""; *v; v++) *end++ = *v == '\n' ? ' ' : *v;
+        *end++ = '\n';
+    }
+    *end = 0;
+    c->on_global(c->user, id, text);
+    free(text);
+}
+
+static void on_node_info(void *data, const struct pw_node_info *info) {
+    struct fpw_watched *w = data;
+    if (info && (info->change_mask & PW_NODE_CHANGE_MASK_PROPS) && info->props) report_properties(w->connection, w->id, info->props);
+}
+
+static const struct pw_node_events watched_events = {
+    PW_VERSION_NODE_EVENTS,
+    .info = on_node_info,
+};
+
+static void on_registry_global(void *data, uint32_t id, uint32_t permissions, const char *type, uint32_t version,
+                               const struct spa_dict *props) {
+    (void)permissions; (void)version;
+    struct fpw_connection *c = data;
+    if (!props || strcmp(type, PW_TYPE_INTERFACE_Node) != 0) return;
+    const char *class = spa_dict_lookup(props, PW_KEY_MEDIA_CLASS);
+    if (!class || strcmp(class, "Video/Source") != 0) return;
+    struct fpw_watched *w = calloc(1, sizeof *w);
+    if (!w) return;
+    w->connection = c;
+    w->id = id;
+    w->proxy = pw_registry_bind(c->registry, id, PW_TYPE_INTERFACE_Node, PW_VERSION_NODE, 0);
+    if (!w->proxy) { free(w); return; }
+    pw_proxy_add_object_listener(w->proxy, &w->listener, &watched_events, w);
+    spa_list_append(&c->watched, &w->link);
+}
+
+static void release_watched(struct fpw_watched *w) {
+    spa_list_remove(&w->link);
+    spa_hook_remove(&w->listener);
+    pw_proxy_destroy(w->proxy);
+    free(w);
+}
+
+static void on_registry_global_remove(void *data, uint32_t id) {
+    struct fpw_connection *c = data;
+    struct fpw_watched *w, *t;
+    spa_list_for_each_safe(w, t, &c->watched, link) {
+        if (w->id == id) release_watched(w);
+    }
+    c->on_remove(c->user, id);
+}
+
+static const struct pw_registry_events registry_events = {
+    PW_VERSION_REGISTRY_EVENTS,
+    .global = on_registry_global,
+    .global_remove = on_registry_global_remove,
+};
+
+static void on_core_error(void *data, uint32_t id, int seq, int res, const char *message) {
+    (void)seq;
+    struct fpw_connection *c = data;
+    // Only a lost connection ends it: other core errors name a proxy whose object went away
+    // (a camera node removed while bound), which the registry's global_remove handles.
+    if (id == PW_ID_CORE && res == -EPIPE) {
+        char text[512];
+        snprintf(text, sizeof text, "%s (%s)", message ? message : "error", spa_strerror(res));
+        c->on_error(c->user, text);
+    }
+}
+
+static const struct pw_core_events core_events = {
+    PW_VERSION_CORE_EVENTS,
+    .error = on_core_error,
+};
+
+fpw_connection *fpw_connect(fpw_global_fn on_global, fpw_global_remove_fn on_remove, fpw_error_fn on_error,
+                            void *user, char *error, size_t error_size) {
+    pw_init(NULL, NULL);
+    struct fpw_connection *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    spa_list_init(&c->watched);
+    c->on_global = on_global;
+    c->on_remove = on_remove;
+    c->on_error = on_error;
+    c->user = user;
+    c->loop = pw_thread_loop_new("foldcam-pipewire", NULL);
+    if (!c->loop) { set_error(error, error_size, "pw_thread_loop_new", -errno); free(c); return NULL; }
+    c->context = pw_context_new(pw_thread_loop_get_loop(c->loop), NULL, 0);
+    if (!c->context) { set_error(error, error_size, "pw_context_new", -errno); pw_thread_loop_destroy(c->loop); free(c); return NULL; }
+    pw_thread_loop_lock(c->loop);
+    int started = pw_thread_loop_start(c->loop);
+    c->core = started < 0 ? NULL : pw_context_connect(c->context, NULL, 0);
+    if (!c->core) {
+        set_error(error, error_size, "cannot connect to PipeWire (is it running in this session? XDG_RUNTIME_DIR set?)", started < 0 ? started : -errno);
+        pw_thread_loop_unlock(c->loop);
+        pw_thread_loop_stop(c->loop);
+        pw_context_destroy(c->context);
+        pw_thread_loop_destroy(c->loop);
+        free(c);
+        return NULL;
+    }
+    pw_core_add_listener(c->core, &c->core_listener, &core_events, c);
+    c->registry = pw_core_get_registry(c->core, PW_VERSION_REGISTRY, 0);
+    pw_registry_add_listener(c->registry, &c->registry_listener, &registry_events, c);
+    pw_thread_loop_unlock(c->loop);
+    return c;
+}
+
+void fpw_disconnect(fpw_connection *c) {
+    if (!c) return;
+    pw_thread_loop_stop(c->loop);
+    struct fpw_watched *w, *t;
+    spa_list_for_each_safe(w, t, &c->watched, link) release_watched(w);
+    spa_hook_remove(&c->registry_listener);
+    pw_proxy_destroy((struct pw_proxy *)c->registry);
+    pw_core_disconnect(c->core);
+    pw_context_destroy(c->context);
+    pw_thread_loop_destroy(c->loop);
+    free(c);
+}
+
+// MARK: formats and params
+
+static const struct spa_pod *video_format(struct spa_pod_builder *b, uint32_t id, const struct fpw_node *n) {
+    return spa_pod_builder_add_object(b, SPA_TYPE_OBJECT_Format, id,
+        SPA_FORMAT_mediaType, SPA_POD_Id(SPA_MEDIA_TYPE_video),
+        SPA_FORMAT_mediaSubtype, SPA_POD_Id(SPA_MEDIA_SUBTYPE_raw),
+        SPA_FORMAT_VIDEO_format, SPA_POD_Id(n->format),
+        SPA_FORMAT_VIDEO_size, SPA_POD_Rectangle(&SPA_RECTANGLE(n->width, n->height)),
+        SPA_FORMAT_VIDEO_framerate, SPA_POD_Fraction(&SPA_FRACTION(n->fps_num, n->fps_den)));
+}
+
+// Buffers of one block (libwebrtc reads datas[0] only), memfd or plain memory so a CPU reader
+// can map them on 0.3.65; Header and VideoTransform metas.
+static void reply_buffers(struct pw_stream *stream, const struct fpw_node *n) {
+    uint8_t space[1024];
+    struct spa_pod_builder b = SPA_POD_BUILDER_INIT(space, sizeof space);
+    const struct spa_pod *params[3];
+    params[0] = spa_pod_builder_add_object(&b, SPA_TYPE_OBJECT_ParamBuffers, SPA_PARAM_Buffers,
+        SPA_PARAM_BUFFERS_buffers, SPA_POD_CHOICE_RANGE_Int(4, 2, 16),
+        SPA_PARAM_BUFFERS_blocks, SPA_POD_Int(1),
+        SPA_PARAM_BUFFERS_size, SPA_POD_Int(n->frame_size),
+        SPA_PARAM_BUFFERS_stride, SPA_POD_Int(n->stride),
+        SPA_PARAM_BUFFERS_dataType, SPA_POD_CHOICE_FLAGS_Int((1 << SPA_DATA_MemFd) | (1 << SPA_DATA_MemPtr)));
+    params[1] = spa_pod_builder_add_object(&b, SPA_TYPE_OBJECT_ParamMeta, SPA_PARAM_Meta,
+        SPA_PARAM_META_type, SPA_POD_Id(SPA_META_Header),
+        SPA_PARAM_META_size, SPA_POD_Int(sizeof(struct spa_meta_header)));
+    params[2] = spa_pod_builder_add_object(&b, SPA_TYPE_OBJECT_ParamMeta, SPA_PARAM_Meta,
+        SPA_PARAM_META_type, SPA_POD_Id(SPA_META_VideoTransform),
+        SPA_PARAM_META_size, SPA_POD_Int(sizeof(struct spa_meta_videotransform)));
+    pw_stream_update_params(stream, params, 3);
+}
+
+static struct pw_properties *parse_properties(const char *text) {
+    struct pw_properties *props = pw_properties_new(NULL, NULL);
+    if (!props || !text) return props;
+    const char *line = text;
+    while (*line) {
+        const char *end = strchr(line, '\n');
+        size_t length = end ? (size_t)(end - line) : strlen(line);
+        const char *equals = memchr(line, '=', length);
+        if (equals) {
+            char key[256];
+            size_t key_length = (size_t)(equals - line);
+            if (key_length < sizeof key) {
+                memcpy(key, line, key_length);
+                key[key_length] = 0;
+                pw_properties_setf(props, key, "%.*s", (int)(length - key_length - 1), equals + 1);
+            }
+        }
+        line += length;
+        if (*line == '\n') line++;
+    }
+    return props;
+}
+
+// MARK: inputs
+
+static void input_release(struct fpw_input *in) {
+    if (!in) return;
+    if (in->held) pw_stream_queue_buffer(in->stream, in->held);
+    in->held = NULL;
+    spa_hook_remove(&in->listener);
+    pw_stream_destroy(in->stream);
+    free(in);
+}
+
+static void on_input_process(void *data) {
+    struct fpw_input *in = data;
+    struct pw_buffer *b, *newest = NULL;
+    while ((b = pw_stream_dequeue_buffer(in->stream))) {
+        if (newest) pw_stream_queue_buffer(in->stream, newest);
+        newest = b;
+    }
+    if (!newest) return;
+    if (!newest->buffer->datas[0].data || !newest->buffer->datas[0].chunk->size) {
+        pw_stream_queue_buffer(in->stream, newest);
+        return;
+    }
+    if (in->held) pw_stream_queue_buffer(in->stream, in->held);
+    in->held = newest;
+}
+
+static void on_input_param_changed(void *data, uint32_t id, const struct spa_pod *param) {
+    struct fpw_input *in = data;
+    if (param && id == SPA_PARAM_Format) reply_buffers(in->stream, in->node);
+}
+
+// The camera node went away (or renegotiated): its buffers are freed, the held one too.
+static void on_input_remove_buffer(void *data, struct pw_buffer *buffer) {
+    struct fpw_input *in = data;
+    if (in->held == buffer) in->held = NULL;
+}
+
+static const struct pw_stream_events input_events = {
+    PW_VERSION_STREAM_EVENTS,
+    .param_changed = on_input_param_changed,
+    .remove_buffer = on_input_remove_buffer,
+    .process = on_input_process,
+};
+
+// MARK: output
+
+// Copies the input's newest frame (row by row when strides differ) or the placeholder.
+static void on_output_process(void *data) {
+    struct fpw_node *n = data;
+    struct pw_buffer *b = pw_stream_dequeue_buffer(n->output);
+    if (!b) return;
+    struct spa_buffer *buffer = b->buffer;
+    struct spa_data *d = &buffer->datas[0];
+    if (!d->data || d->maxsize < n->frame_size) {
+        pw_stream_queue_buffer(n->output, b);
+        return;
+    }
+    struct pw_buffer *source = n->current ? n->current->held : NULL;
+    if (source) {
+        struct spa_data *s = &source->buffer->datas[0];
+        uint32_t source_stride = s->chunk->stride > 0 ? (uint32_t)s->chunk->stride : n->stride;
+        const uint8_t *from = (const uint8_t *)s->data + (s->chunk->offset % s->maxsize);
+        uint32_t rows = n->height;
+        if ((uint64_t)source_stride * rows > s->chunk->size) rows = s->chunk->size / source_stride;
+        if (source_stride == n->stride) {
+            memcpy(d->data, from, (size_t)n->stride * rows);
+        } else {
+            uint32_t row = source_stride < n->stride ? source_stride : n->stride;
+            for (uint32_t y = 0; y < rows; y++) memcpy((uint8_t *)d->data + (size_t)y * n->stride, from + (size_t)y * source_stride, row);
+        }
+        n->forwarded++;
+    } else {
+        memcpy(d->data, n->placeholder, n->frame_size);
+        n->placeholders++;
+    }
+    d->chunk->offset = 0;
+    d->chunk->size = n->frame_size;
+    d->chunk->stride = (int32_t)n->stride;
+    struct spa_meta_header *header = spa_buffer_find_meta_data(buffer, SPA_META_Header, sizeof *header);
+    if (header) {
+        struct timespec now;
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        header->pts = SPA_TIMESPEC_TO_NSEC(&now);
+        header->flags = 0;
+        header->seq = n->seq++;
+        header->dts_offset = 0;
+    }
+    struct spa_meta_videotransform *transform = spa_buffer_find_meta_data(buffer, SPA_META_VideoTransform, sizeof *transform);
+    if (transform) {
+        // The source node's residual (what its pipeline could not apply), then foldcam's turn.
+        uint32_t residual = 0;
+        if (source) {
+            struct spa_meta_videotransform *in = spa_buffer_find_meta_data(source->buffer, SPA_META_VideoTransform, sizeof *in);
+            if (in && in->transform < 8) residual = in->transform;
+        }
+        transform->transform = n->transforms[residual];
+    }
+    pw_stream_queue_buffer(n->output, b);
+}
+
+// The frame clock: promote a new input once it delivers (here, outside any stream callback),
+// then drive one output cycle.
+static void on_timer(void *data, uint64_t expirations) {
+    (void)expirations;
+    struct fpw_node *n = data;
+    if (n->next && n->next->held) {
+        input_release(n->current);
+        n->current = n->next;
+        n->next = NULL;
+        n->switches++;
+    }
+    pw_stream_trigger_process(n->output);
+}
+
+static void arm_timer(struct fpw_node *n, int on) {
+    struct timespec value = {0, 0}, interval = {0, 0};
+    if (on) {
+        uint64_t ns = (uint64_t)SPA_NSEC_PER_SEC * n->fps_den / (n->fps_num ? n->fps_num : 30);
+        value.tv_nsec = 1; // fire at once, then every frame
+        interval.tv_sec = (time_t)(ns / SPA_NSEC_PER_SEC);
+        interval.tv_nsec = (long)(ns % SPA_NSEC_PER_SEC);
+    }
+    pw_loop_update_timer(pw_thread_loop_get_loop(n->connection->loop), n->timer, &value, &interval, false);
+}
+
+static void on_output_state(void *data, enum pw_stream_state old, enum pw_stream_state state, const char *error) {
+    (void)old; (void)error;
+    struct fpw_node *n = data;
+    int streaming = state == PW_STREAM_STATE_STREAMING;
+    if (streaming == n->streaming) return;
+    n->streaming = streaming;
+    arm_timer(n, streaming);
+    n->on_state(n->user, streaming);
+}
+
+static void on_output_param_changed(void *data, uint32_t id, const struct spa_pod *param) {
+    struct fpw_node *n = data;
+    if (param && id == SPA_PARAM_Format) reply_buffers(n->output, n);
+}
+
+static const struct pw_stream_events output_events = {
+    PW_VERSION_STREAM_EVENTS,
+    .state_changed = on_output_state,
+    .param_changed = on_output_param_changed,
+    .process = on_output_process,
+};
+
+fpw_node *fpw_node_new(fpw_connection *c, const char *properties, uint32_t spa_video_format,
+                       uint32_t width, uint32_t height, uint32_t bytes_per_pixel, uint32_t fps_num,
+                       uint32_t fps_den, fpw_state_fn on_state, void *user, char *error, size_t error_size) {
+    struct fpw_node *n = calloc(1, sizeof *n);
+    if (!n) return NULL;
+    n->connection = c;
+    n->format = spa_video_format;
+    n->width = width;
+    n->height = height;
+    n->stride = width * bytes_per_pixel;
+    n->frame_size = n->stride * height;
+    n->fps_num = fps_num;
+    n->fps_den = fps_den ? fps_den : 1;
+    n->on_state = on_state;
+    n->user = user;
+    n->placeholder = calloc(1, n->frame_size);
+    if (!n->placeholder) { free(n); return NULL; }
+    pw_thread_loop_lock(c->loop);
+    n->timer = pw_loop_add_timer(pw_thread_loop_get_loop(c->loop), on_timer, n);
+    n->output = pw_stream_new(c->core, "foldcam", parse_properties(properties));
+    int result = n->output ? 0 : -errno;
+    if (n->output) {
+        pw_stream_add_listener(n->output, &n->output_listener, &output_events, n);
+        uint8_t space[1024];
+        struct spa_pod_builder b = SPA_POD_BUILDER_INIT(space, sizeof space);
+        const struct spa_pod *params[1] = { video_format(&b, SPA_PARAM_EnumFormat, n) };
+        result = pw_stream_connect(n->output, PW_DIRECTION_OUTPUT, PW_ID_ANY,
+                                   PW_STREAM_FLAG_DRIVER | PW_STREAM_FLAG_MAP_BUFFERS, params, 1);
+    }
+    if (result < 0) {
+        set_error(error, error_size, "cannot publish the node", result);
+        if (n->output) pw_stream_destroy(n->output);
+        pw_loop_destroy_source(pw_thread_loop_get_loop(c->loop), n->timer);
+        pw_thread_loop_unlock(c->loop);
+        free(n->placeholder);
+        free(n);
+        return NULL;
+    }
+    pw_thread_loop_unlock(c->loop);
+    return n;
+}
+
+void fpw_node_destroy(fpw_node *n) {
+    if (!n) return;
+    struct pw_thread_loop *loop = n->connection->loop;
+    pw_thread_loop_lock(loop);
+    input_release(n->next);
+    input_release(n->current);
+    pw_loop_destroy_source(pw_thread_loop_get_loop(loop), n->timer);
+    spa_hook_remove(&n->output_listener);
+    pw_stream_destroy(n->output);
+    pw_thread_loop_unlock(loop);
+    free(n->placeholder);
+    free(n);
+}
+
+void fpw_node_set_placeholder(fpw_node *n, const uint8_t *bytes, size_t size) {
+    pw_thread_loop_lock(n->connection->loop);
+    memcpy(n->placeholder, bytes, size < n->frame_size ? size : n->frame_size);
+    pw_thread_loop_unlock(n->connection->loop);
+}
+
+void fpw_node_set_transforms(fpw_node *n, const uint32_t transforms[8]) {
+    pw_thread_loop_lock(n->connection->loop);
+    memcpy(n->transforms, transforms, sizeof n->transforms);
+    pw_thread_loop_unlock(n->connection->loop);
+}
+
+int fpw_node_connect_input(fpw_node *n, const char *target) {
+    struct fpw_input *in = calloc(1, sizeof *in);
+    if (!in) return -ENOMEM;
+    in->node = n;
+    pw_thread_loop_lock(n->connection->loop);
+    struct pw_properties *props = pw_properties_new(PW_KEY_MEDIA_TYPE, "Video", PW_KEY_MEDIA_CATEGORY, "Capture",
+                                                    PW_KEY_MEDIA_ROLE, "Camera", PW_KEY_TARGET_OBJECT, target,
+                                                    PW_KEY_NODE_DONT_RECONNECT, "true", NULL);
+    in->stream = pw_stream_new(n->connection->core, "foldcam-input", props);
+    int result = in->stream ? 0 : -errno;
+    if (in->stream) {
+        pw_stream_add_listener(in->stream, &in->listener, &input_events, in);
+        uint8_t space[1024];
+        struct spa_pod_builder b = SPA_POD_BUILDER_INIT(space, sizeof space);
+        const struct spa_pod *params[1] = { video_format(&b, SPA_PARAM_EnumFormat, n) };
+        result = pw_stream_connect(in->stream, PW_DIRECTION_INPUT, PW_ID_ANY,
+                                   PW_STREAM_FLAG_AUTOCONNECT | PW_STREAM_FLAG_MAP_BUFFERS, params, 1);
+    }
+    if (result < 0) {
+        if (in->stream) { spa_hook_remove(&in->listener); pw_stream_destroy(in->stream); }
+        free(in);
+    } else if (!n->current) {
+        n->current = in;
+    } else {
+        input_release(n->next); // a newer decision replaces a switch still under way
+        n->next = in;
+    }
+    pw_thread_loop_unlock(n->connection->loop);
+    return result;
+}
+
+void fpw_node_disconnect_input(fpw_node *n) {
+    pw_thread_loop_lock(n->connection->loop);
+    input_release(n->next);
+    input_release(n->current);
+    n->next = n->current = NULL;
+    pw_thread_loop_unlock(n->connection->loop);
+}
+
+void fpw_node_counters(fpw_node *n, uint64_t *forwarded, uint64_t *placeholders, uint64_t *switches) {
+    pw_thread_loop_lock(n->connection->loop);
+    *forwarded = n->forwarded;
+    *placeholders = n->placeholders;
+    *switches = n->switches;
+    pw_thread_loop_unlock(n->connection->loop);
+}
+
+uint32_t fpw_video_format_yuy2(void) { return SPA_VIDEO_FORMAT_YUY2; }
+uint32_t fpw_video_format_uyvy(void) { return SPA_VIDEO_FORMAT_UYVY; }
+uint32_t fpw_video_format_rgb(void) { return SPA_VIDEO_FORMAT_RGB; }
+uint32_t fpw_video_format_bgra(void) { return SPA_VIDEO_FORMAT_BGRA; }

@@ -1,0 +1,56 @@
+import FoldcamCore
+import FoldcamIO
+import Glibc
+
+// foldcam-pipewire: the user-session companion that publishes foldcam's virtual cameras as
+// PipeWire camera nodes (docs/pipewire.md). Glibc for exit(3) only.
+
+let log = Log()
+let defaultConfig = "/etc/foldcam/foldcam.json"
+let usage = "usage: foldcam-pipewire [--rig PRESET|PATH | --config PATH] [--socket PATH]\n  the rig foldcamd runs: --rig, or the \"rig\" of its configuration (default \(defaultConfig))"
+var rigSpec: String?
+var configPath: String?
+var socketPath: String?
+var arguments = Array(CommandLine.arguments.dropFirst())[...]
+while let argument = arguments.popFirst() {
+    let options = ["--rig", "--config", "--socket"]
+    if options.contains(argument) && arguments.isEmpty {
+        log.error("foldcam-pipewire: \(argument) needs a value\n\(usage)")
+        exit(2)
+    }
+    switch argument {
+    case "--rig": rigSpec = arguments.popFirst()
+    case "--config": configPath = arguments.popFirst()
+    case "--socket": socketPath = arguments.popFirst()
+    case "--help", "-h":
+        print(usage)
+        exit(0)
+    default:
+        log.error("foldcam-pipewire: unknown argument \(ClientText.quoted(argument))\(NearestName.hint(for: argument, among: options + ["--help"]))\n\(usage)")
+        exit(2)
+    }
+}
+// Exit 2: bad command line, configuration or rig (the user unit does not restart on it); exit 1:
+// PipeWire failed or went away (the unit starts again).
+let rig: Rig
+do {
+    if rigSpec == nil {
+        let path = configPath ?? defaultConfig
+        let text = try RigLoader.readText(path, what: "foldcamd configuration (give --rig to name the rig instead)")
+        do {
+            rigSpec = try DaemonConfig.decode(json: text).rig
+        } catch {
+            throw RigLoader.LoadError(description: "\(path) is not a valid configuration:\n\(error)")
+        }
+    }
+    rig = try RigLoader.load(rigSpec!)
+} catch {
+    log.error("foldcam-pipewire: \(error)")
+    exit(2)
+}
+do {
+    try await Companion(rig: rig, socketPath: socketPath, log: log).run()
+} catch {
+    log.error("foldcam-pipewire: \(error)")
+    exit(1)
+}

@@ -1,0 +1,189 @@
+import FoldcamCore
+import FoldcamPipeWire
+import Testing
+
+/// The duo rig with its inner front camera matched by node name, its outer front camera by
+/// libcamera location, its back camera unmatched.
+func matchedDuo() throws -> Rig {
+    var text = RigPresets.json("duo")!
+    text = text.replacingFirst("\"id\": \"inner-front\",", with: "\"id\": \"inner-front\", \"pipewire\": {\"nodeName\": \"cam-inner\"},")
+    text = text.replacingFirst("\"id\": \"outer-front\",", with: "\"id\": \"outer-front\", \"pipewire\": {\"libcameraLocation\": \"front\"},")
+    return try RigDecoder.decode(json: text)
+}
+
+extension String {
+    func replacingFirst(_ target: String, with replacement: String) -> String {
+        var copy = self
+        if let range = copy.firstRange(of: target) { copy.replaceSubrange(range, with: replacement) }
+        return copy
+    }
+}
+
+let mode = CameraMode(pixelFormat: "YUYV", width: 640, height: 480, fps: 30)
+let innerNode = CameraNode(id: 40, properties: ["node.name": "cam-inner", "media.class": "Video/Source"])
+let outerNode = CameraNode(id: 41, properties: ["node.name": "libcamera_input.front", "api.libcamera.location": "front"])
+
+func view(_ source: String?, rotation: Int = 0) -> DaemonView {
+    DaemonView(virtualCameras: [.init(id: "viewed", source: source, reason: source == nil ? "noForwardCamera" : nil, mode: mode, captureRotation: rotation)])
+}
+
+@Suite struct PipeWireBridgeTests {
+    @Test func noCameraStreamOpensWhileNobodyConsumes() throws {
+        var bridge = PipeWireBridge(rig: try matchedDuo())
+        #expect(bridge.handle(.cameraNodes([innerNode, outerNode])) == [])
+        #expect(bridge.handle(.daemon(view("inner-front"))) == [])
+        #expect(bridge.handle(.output(virtualCamera: "viewed", streaming: false)) == [])
+        #expect(bridge.feed("viewed") == .idle)
+    }
+
+    @Test func aConsumerStartsTheDecidedCameraWithItsTransform() throws {
+        var bridge = PipeWireBridge(rig: try matchedDuo())
+        _ = bridge.handle(.cameraNodes([innerNode, outerNode]))
+        _ = bridge.handle(.daemon(view("inner-front", rotation: 90)))
+        #expect(bridge.handle(.output(virtualCamera: "viewed", streaming: true)) == [
+            .setTransform(virtualCamera: "viewed", VideoTransform(clockwise: 90)),
+            .connectInput(virtualCamera: "viewed", node: "cam-inner"),
+        ])
+    }
+
+    @Test func aNewDecisionConnectsTheOtherCameraWithoutClosingTheNode() throws {
+        var bridge = PipeWireBridge(rig: try matchedDuo())
+        _ = bridge.handle(.cameraNodes([innerNode, outerNode]))
+        _ = bridge.handle(.daemon(view("inner-front")))
+        _ = bridge.handle(.output(virtualCamera: "viewed", streaming: true))
+        // Matched by api.libcamera.location; no disconnect first: the old input feeds until the new one delivers.
+        #expect(bridge.handle(.daemon(view("outer-front"))) == [.connectInput(virtualCamera: "viewed", node: "libcamera_input.front")])
+        #expect(bridge.handle(.daemon(view("outer-front"))) == [])
+    }
+
+    @Test func theConsumerLeavingClosesTheCameraStream() throws {
+        var bridge = PipeWireBridge(rig: try matchedDuo())
+        _ = bridge.handle(.cameraNodes([innerNode]))
+        _ = bridge.handle(.daemon(view("inner-front")))
+        _ = bridge.handle(.output(virtualCamera: "viewed", streaming: true))
+        #expect(bridge.handle(.output(virtualCamera: "viewed", streaming: false)) == [.disconnectInput(virtualCamera: "viewed")])
+    }
+
+    @Test func withoutTheDaemonTheNodeShowsCameraUnavailableAndComesBack() throws {
+        var bridge = PipeWireBridge(rig: try matchedDuo())
+        _ = bridge.handle(.cameraNodes([innerNode]))
+        _ = bridge.handle(.daemon(view("inner-front")))
+        _ = bridge.handle(.output(virtualCamera: "viewed", streaming: true))
+        #expect(bridge.handle(.daemonGone) == [.showUnavailable(virtualCamera: "viewed", reason: "foldcamd is not running")])
+        #expect(bridge.handle(.daemon(view("inner-front"))) == [.connectInput(virtualCamera: "viewed", node: "cam-inner")])
+    }
+
+    @Test func noSourceAnUnmatchedCameraOrAMissingNodeEachSayWhy() throws {
+        var bridge = PipeWireBridge(rig: try matchedDuo())
+        _ = bridge.handle(.output(virtualCamera: "viewed", streaming: true))
+        #expect(bridge.handle(.daemon(view(nil))) == [.showUnavailable(virtualCamera: "viewed", reason: "no camera available (noForwardCamera)")])
+        #expect(bridge.handle(.daemon(view("back"))) == [.showUnavailable(virtualCamera: "viewed", reason: "rig camera \"back\" has no \"pipewire\" match")])
+        #expect(bridge.handle(.daemon(view("inner-front"))) == [.showUnavailable(virtualCamera: "viewed", reason: "no PipeWire camera node has node.name=cam-inner (rig camera \"inner-front\")")])
+        #expect(bridge.handle(.cameraNodes([innerNode])) == [.setTransform(virtualCamera: "viewed", .none), .connectInput(virtualCamera: "viewed", node: "cam-inner")])
+        #expect(bridge.handle(.cameraNodes([])) == [.showUnavailable(virtualCamera: "viewed", reason: "no PipeWire camera node has node.name=cam-inner (rig camera \"inner-front\")")])
+    }
+
+    @Test func foldcamsOwnNodesAreNeverASource() throws {
+        var bridge = PipeWireBridge(rig: try matchedDuo())
+        let own = CameraNode(id: 50, properties: ["node.name": "cam-inner", FoldcamNode.virtualCameraKey: "viewed"])
+        _ = bridge.handle(.daemon(view("inner-front")))
+        #expect(bridge.handle(.cameraNodes([own])) == [])
+        #expect(bridge.handle(.output(virtualCamera: "viewed", streaming: true)).contains { if case .showUnavailable = $0 { true } else { false } })
+    }
+
+    @Test func aDaemonRunningAnotherRigIsNotFollowed() throws {
+        var bridge = PipeWireBridge(rig: try matchedDuo())
+        _ = bridge.handle(.cameraNodes([innerNode]))
+        _ = bridge.handle(.daemon(view("inner-front")))
+        _ = bridge.handle(.output(virtualCamera: "viewed", streaming: true))
+        #expect(bridge.handle(.daemonRefused("foldcamd runs rig \"kiosk\"")) == [.showUnavailable(virtualCamera: "viewed", reason: "foldcamd runs rig \"kiosk\"")])
+        #expect(bridge.handle(.daemonGone) == [.showUnavailable(virtualCamera: "viewed", reason: "foldcamd is not running")])
+    }
+
+    @Test func anUnknownVirtualCameraIsNamed() throws {
+        var bridge = PipeWireBridge(rig: try matchedDuo())
+        _ = bridge.handle(.daemon(view("inner-front")))
+        #expect(bridge.handle(.output(virtualCamera: "rear", streaming: true)) == [.showUnavailable(virtualCamera: "rear", reason: "foldcamd has no virtual camera \"rear\"")])
+    }
+}
+
+@Suite struct PipeWireVocabularyTests {
+    @Test func clockwiseTurnsBecomeSPACounterClockwiseTransforms() {
+        #expect([0, 90, 180, 270, 360, -90].map { VideoTransform(clockwise: $0).rawValue } == [0, 3, 2, 1, 0, 1])
+        #expect(VideoTransform(clockwise: 90, mirrored: true).rawValue == 7)
+        #expect(VideoTransform(clockwise: 0, mirrored: true).rawValue == 4)
+    }
+
+    @Test func aResidualTransformComesFirstThenFoldcamsTurn() {
+        let quarter = VideoTransform(clockwise: 90)
+        // Turns add up: 90° clockwise after 90° clockwise is 180°.
+        #expect(quarter.after(VideoTransform(clockwise: 90)) == VideoTransform(clockwise: 180))
+        #expect(VideoTransform.none.after(VideoTransform(clockwise: 270)) == VideoTransform(clockwise: 270))
+        // A flip reverses the turn before it: flip after 90° clockwise = flip, then 90° counter-clockwise.
+        let flip = VideoTransform(clockwise: 0, mirrored: true)
+        #expect(flip.after(quarter) == VideoTransform(rawValue: 5))
+        #expect(quarter.after(flip) == VideoTransform(clockwise: 90, mirrored: true))
+        // Flipping twice undoes the flip.
+        #expect(flip.after(flip) == .none)
+        #expect(quarter.table == [3, 0, 1, 2, 7, 4, 5, 6])
+    }
+
+    @Test func theDaemonsTopicsGiveEachVirtualCamerasSourceModeAndRotation() throws {
+        let single = try JSONParser.parse(#"{"source": "outer-front", "format": {"pixelFormat": "YUYV", "width": 640, "height": 480, "fps": 30}, "depth": false, "pool": []}"#)
+        let directions = try JSONParser.parse(#"{"viewedDisplay": "outer", "displays": {"outer": {"cameras": {"outer-front": {"forward": true, "mirror": false, "previewRotation": 0, "captureRotation": 270}}}}}"#)
+        #expect(DaemonView(virtualCamera: single, directions: directions) == DaemonView(virtualCameras: [.init(id: "viewed", source: "outer-front", mode: mode, captureRotation: 270)]))
+        let several = try JSONParser.parse(#"{"source": null, "reason": "noForwardCamera", "format": null, "id": "front", "cameras": [{"source": null, "reason": "noForwardCamera", "format": {"pixelFormat": "YUYV", "width": 640, "height": 480, "fps": 29.97}, "id": "front"}, {"source": "back", "format": null, "id": "rear"}]}"#)
+        #expect(DaemonView(virtualCamera: several, directions: nil) == DaemonView(virtualCameras: [
+            .init(id: "front", source: nil, reason: "noForwardCamera", mode: CameraMode(pixelFormat: "YUYV", width: 640, height: 480, fps: 29.97)),
+            .init(id: "rear", source: "back", mode: nil),
+        ]))
+        #expect(DaemonView(virtualCamera: .object([]), directions: nil) == nil)
+    }
+
+    @Test func registryLinesBecomeProperties() {
+        let node = CameraNode(id: 7, propertyLines: "node.name=cam\nnode.description=A=B camera\n")
+        #expect(node.properties == ["node.name": "cam", "node.description": "A=B camera"])
+        #expect(!node.isFoldcam)
+    }
+
+    @Test func theNodeIsACameraToEveryConsumer() {
+        let properties = Dictionary(uniqueKeysWithValues: FoldcamNode.properties(virtualCamera: "viewed"))
+        #expect(properties["media.class"] == "Video/Source")
+        #expect(properties["media.role"] == "Camera")
+        #expect(properties["node.name"] == "foldcam.viewed")
+        #expect(properties["node.description"] == "foldcam camera")
+        #expect(FoldcamNode.description(virtualCamera: "rear") == "foldcam camera (rear)")
+    }
+
+    @Test func aMatchNeedsEveryKeyItGives() {
+        let match = PipeWireMatch(libcameraLocation: "front", v4l2Path: "/dev/video0")
+        #expect(match.matches(["api.libcamera.location": "front", "api.v4l2.path": "/dev/video0", "node.name": "x"]))
+        #expect(!match.matches(["api.libcamera.location": "front"]))
+        #expect(!match.matches(["api.libcamera.location": "back", "api.v4l2.path": "/dev/video0"]))
+        #expect(!PipeWireMatch().matches(["node.name": "x"]))
+    }
+
+    @Test func anEmptyMatchIsRefusedWithWhatToGive() {
+        let bad = RigPresets.json("duo")!.replacingFirst("\"id\": \"back\",", with: "\"id\": \"back\", \"pipewire\": {},")
+        do {
+            _ = try RigDecoder.decode(json: bad)
+            Issue.record("an empty pipewire match was accepted")
+        } catch {
+            #expect(error.description.contains("cameras[2].pipewire: names no PipeWire node: give \"nodeName\", \"libcameraLocation\" or \"v4l2Path\""))
+        }
+    }
+
+    @Test func rigCamerasNameTheirPipeWireNode() throws {
+        let rig = try matchedDuo()
+        #expect(rig.cameras[0].pipewire == PipeWireMatch(nodeName: "cam-inner"))
+        #expect(rig.cameras[2].pipewire == nil)
+        let bad = RigPresets.json("duo")!.replacingFirst("\"id\": \"back\",", with: "\"id\": \"back\", \"pipewire\": {\"nodename\": \"x\"},")
+        #expect(throws: DocumentErrors.self) { try RigDecoder.decode(json: bad) }
+        do {
+            _ = try RigDecoder.decode(json: bad)
+        } catch {
+            #expect(error.description.contains("cameras[2].pipewire.nodename"))
+            #expect(error.description.contains("nodeName"))
+        }
+    }
+}
