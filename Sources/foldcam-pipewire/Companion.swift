@@ -115,10 +115,10 @@ struct LoopState {
 
     func perform(_ action: PipeWireBridge.Action, log: Log) {
         switch action {
-        case let .connectInput(id, name):
-            let result = published[id]?.connectInput(name) ?? 0
+        case let .connectInput(id, name, transform):
+            let result = published[id]?.connectInput(name, transform: transform) ?? 0
             if result < 0 { log.error("foldcam-pipewire: \(FoldcamNode.name(virtualCamera: id)): cannot consume \(name) (error \(-result))") }
-            log.info("foldcam-pipewire: \(FoldcamNode.name(virtualCamera: id)) <- \(name)")
+            log.info("foldcam-pipewire: \(FoldcamNode.name(virtualCamera: id)) <- \(name), transform \(transform) from its first frame")
         case let .disconnectInput(id):
             published[id]?.disconnectInput()
             let counts = published[id]?.counters ?? (forwarded: 0, placeholders: 0, switches: 0)
