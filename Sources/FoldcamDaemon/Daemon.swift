@@ -37,6 +37,8 @@ final class Daemon {
     let loopbacks = LoopbackDirectory()
     /// Who pins the viewed display (Daemon+Pins.swift).
     var pins = PinBoard()
+    /// The sinks the daemon cannot see, as their companions report them (SinkReports.swift).
+    var sinks = SinkReports()
     /// Where the persisted pin and screen rotations are kept; nil keeps nothing.
     var stateStore: StateStore?
 

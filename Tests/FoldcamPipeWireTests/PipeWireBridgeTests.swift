@@ -1,5 +1,5 @@
 import FoldcamCore
-import FoldcamPipeWire
+@testable import FoldcamPipeWire
 import Testing
 
 /// The duo rig with its inner front camera matched by node name, its outer front camera by
@@ -89,6 +89,22 @@ func view(_ source: String?, rotation: Int = 0) -> DaemonView {
             .connectInput(virtualCamera: "viewed", node: "cam-inner", transform: VideoTransform(rawValue: 5)),
         ])
         #expect(bridge.handle(.daemon(view("inner-front", rotation: 0))) == [.setTransform(virtualCamera: "viewed", VideoTransform(rawValue: 4))])
+    }
+
+    @Test func theSinkReportSaysWhatEachNodeDoes() throws {
+        var bridge = PipeWireBridge(rig: try matchedDuo())
+        _ = bridge.handle(.cameraNodes([innerNode]))
+        _ = bridge.handle(.daemon(view("inner-front")))
+        func states() -> [String] {
+            guard case let .array(sinks) = bridge.sinkReport(published: ["viewed"]) else { return [] }
+            return sinks.map { [$0["node"]?.stringValue, $0["state"]?.stringValue, $0["reason"]?.stringValue].compactMap { $0 }.joined(separator: " ") }
+        }
+        #expect(states() == ["foldcam.viewed idle"])
+        _ = bridge.handle(.output(virtualCamera: "viewed", streaming: true))
+        #expect(states() == ["foldcam.viewed streaming"])
+        _ = bridge.handle(.daemonGone)
+        #expect(states() == ["foldcam.viewed unavailable foldcamd is not running"])
+        #expect(PipeWireBridge.cut(String(repeating: "é", count: 200)).utf8.count == 256)
     }
 
     @Test func theConsumerLeavingClosesTheCameraStream() throws {
