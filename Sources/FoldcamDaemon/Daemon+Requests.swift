@@ -9,7 +9,7 @@ extension Daemon: RequestHandling {
         for camera in cameras { camera.snapshots?.clientLeft(sessionID: sessionID) }
         releasePins(of: sessionID)
         if let ended = sinks.sessionLeft(sessionID) {
-            log.notice("sinks: \(Self.describe(ended.reporter)) disconnected; the sinks it reported (\(ended.sinks.map(\.node).joined(separator: ", "))) are no longer claimed")
+            logSinks("sinks: \(Self.describe(ended.reporter)) disconnected; the sinks it reported (\(ended.sinks.map(\.node).joined(separator: ", "))) are no longer claimed", uid: ended.reporter.uid)
         }
     }
 
@@ -43,9 +43,13 @@ extension Daemon: RequestHandling {
         let reporter = Self.owner(of: session)
         if sinks.report(reported, reporter: reporter, sessionID: session.id) {
             let summary = reported.map { "\($0.node) (\($0.virtualCamera)) \($0.state.rawValue)" }.joined(separator: ", ")
-            log.info("sinks: \(Self.describe(reporter)) reports \(reported.isEmpty ? "no sink" : summary)")
+            logSinks("sinks: \(Self.describe(reporter)) reports \(reported.isEmpty ? "no sink" : summary)", uid: reporter.uid)
         }
         return .value(.object([("sinks", sinks.json)]))
+    }
+
+    private func logSinks(_ text: String, uid: UInt32) {
+        if let line = sinkLogBudgets.line(text, uid: uid, now: MonotonicClock().now) { log.notice(line) }
     }
 
     /// Starts a snapshot; nil: the worker answers later.

@@ -44,6 +44,18 @@ struct SinkReportTests {
         #expect(try observer.result("metrics")["text"]?.stringValue?.contains("foldcam_sink_state{") == false)
     }
 
+    @Test("a client changing its report in a loop cannot flood the journal: its lines keep to the user's log budget")
+    func reportLogsAreBudgeted() throws {
+        let daemon = try RunningDaemon()
+        let companion = try daemon.connect()
+        for index in 0..<12 {
+            _ = try companion.result("reportSinks", Self.report(Self.sink("viewed", "foldcam.viewed", index % 2 == 0 ? "idle" : "streaming")))
+        }
+        #expect(daemon.waitForLog("(further such lines held back for"), "\(daemon.stderr)")
+        let lines = daemon.stderr.split(separator: "\n").filter { $0.contains("sinks: uid") && $0.contains(" reports ") }
+        #expect(lines.count == 5, "\(lines)")
+    }
+
     @Test("[] withdraws a report")
     func emptyWithdraws() throws {
         let daemon = try RunningDaemon()
