@@ -32,6 +32,7 @@ struct fpw_input {
     struct pw_stream *stream;
     struct spa_hook listener;
     struct pw_buffer *held; // the newest frame, kept dequeued until a newer one arrives
+    uint32_t transforms[8]; // what to put on its frames, by each frame's residual transform
 };
 
 struct fpw_node {
@@ -41,7 +42,6 @@ struct fpw_node {
     struct spa_source *timer;
     uint32_t format, width, height, stride, frame_size, fps_num, fps_den;
     uint8_t *placeholder;
-    uint32_t transforms[8]; // what to put on a buffer, by the input frame's residual transform
     struct fpw_input *current; // feeds the output
     struct fpw_input *next;    // started, promoted at its first frame
     fpw_state_fn on_state;
@@ -341,13 +341,15 @@ static void on_output_process(void *data) {
     }
     struct spa_meta_videotransform *transform = spa_buffer_find_meta_data(buffer, SPA_META_VideoTransform, sizeof *transform);
     if (transform) {
-        // The source node's residual (what its pipeline could not apply), then foldcam's turn.
+        // The source node's residual (what its pipeline could not apply), then foldcam's turn,
+        // both the current input's: a switch changes them with the new camera's first frame.
+        // The placeholder is drawn upright.
         uint32_t residual = 0;
         if (source) {
             struct spa_meta_videotransform *in = spa_buffer_find_meta_data(source->buffer, SPA_META_VideoTransform, sizeof *in);
             if (in && in->transform < 8) residual = in->transform;
         }
-        transform->transform = n->transforms[residual];
+        transform->transform = source ? n->current->transforms[residual] : SPA_META_TRANSFORMATION_None;
     }
     pw_stream_queue_buffer(n->output, b);
 }
@@ -463,14 +465,16 @@ void fpw_node_set_placeholder(fpw_node *n, const uint8_t *bytes, size_t size) {
 
 void fpw_node_set_transforms(fpw_node *n, const uint32_t transforms[8]) {
     pw_thread_loop_lock(n->connection->loop);
-    memcpy(n->transforms, transforms, sizeof n->transforms);
+    struct fpw_input *newest = n->next ? n->next : n->current;
+    if (newest) memcpy(newest->transforms, transforms, sizeof newest->transforms);
     pw_thread_loop_unlock(n->connection->loop);
 }
 
-int fpw_node_connect_input(fpw_node *n, const char *target) {
+int fpw_node_connect_input(fpw_node *n, const char *target, const uint32_t transforms[8]) {
     struct fpw_input *in = calloc(1, sizeof *in);
     if (!in) return -ENOMEM;
     in->node = n;
+    memcpy(in->transforms, transforms, sizeof in->transforms);
     pw_thread_loop_lock(n->connection->loop);
     struct pw_properties *props = pw_properties_new(PW_KEY_MEDIA_TYPE, "Video", PW_KEY_MEDIA_CATEGORY, "Capture",
                                                     PW_KEY_MEDIA_ROLE, "Camera", PW_KEY_TARGET_OBJECT, target,

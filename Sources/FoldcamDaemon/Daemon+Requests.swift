@@ -8,6 +8,9 @@ extension Daemon: RequestHandling {
     func clientLeft(sessionID: Int) {
         for camera in cameras { camera.snapshots?.clientLeft(sessionID: sessionID) }
         releasePins(of: sessionID)
+        if let ended = sinks.sessionLeft(sessionID) {
+            logSinks("sinks: \(Self.describe(ended.reporter)) disconnected; the sinks it reported (\(ended.sinks.map(\.node).joined(separator: ", "))) are no longer claimed", uid: ended.reporter.uid)
+        }
     }
 
     func abandonPendingRequests() -> [(sessionID: Int, requestID: JSONValue)] {
@@ -26,6 +29,7 @@ extension Daemon: RequestHandling {
                 return .success(answer)
             case let .change(change): return .success(try self.change(change, params, session: session))
             case .snapshot: return try snapshot(request, params, session: session).map { .success($0) }
+            case .reportSinks: return .success(try reportSinks(params, session: session))
             case let .simulation(simulation): return .success(try simulate(simulation, method, request, params))
             }
         } catch {
@@ -33,12 +37,29 @@ extension Daemon: RequestHandling {
         }
     }
 
+    /// `reportSinks`: replaces this connection's report; answers with every sink now claimed.
+    private func reportSinks(_ params: Params, session: ClientSession) throws(WireProtocol.Failure) -> Answer {
+        let reported = try SinkReports.parse(params, virtualCameras: cameras.map(\.id))
+        let reporter = Self.owner(of: session)
+        if sinks.report(reported, reporter: reporter, sessionID: session.id) {
+            let summary = reported.map { "\($0.node) (\($0.virtualCamera)) \($0.state.rawValue)" }.joined(separator: ", ")
+            logSinks("sinks: \(Self.describe(reporter)) reports \(reported.isEmpty ? "no sink" : summary)", uid: reporter.uid)
+        }
+        return .value(.object([("sinks", sinks.json)]))
+    }
+
+    private func logSinks(_ text: String, uid: UInt32) {
+        if let line = sinkLogBudgets.line(text, uid: uid, now: MonotonicClock().now) { log.notice(line) }
+    }
+
     /// Starts a snapshot; nil: the worker answers later.
     private func snapshot(_ request: WireProtocol.Request, _ params: Params, session: ClientSession) throws(WireProtocol.Failure) -> Answer? {
         let camera = try snapshotCamera(params)
         // Drawn frames only in simulation: on hardware a snapshot is a frame a camera gave.
         guard let camera, let snapshots = camera.snapshots, simulates || snapshots.producer != nil else {
-            throw WireProtocol.Failure(id: request.id, code: .unavailable, message: "snapshots need the virtual camera, which is not running (no v4l2loopback device, or individual camera mode; see the daemon's journal)")
+            var message = "snapshots need the virtual camera, which is not running (no v4l2loopback device, or individual camera mode; see the daemon's journal)"
+            if let camera, let hint = sinks.snapshotHint(virtualCamera: camera.id) { message += "; " + hint }
+            throw WireProtocol.Failure(id: request.id, code: .unavailable, message: message)
         }
         try snapshots.start(request, params: params, sessionID: session.id, rig: rig, plan: camera.plan, now: MonotonicClock.nanoseconds)
         return nil
@@ -72,6 +93,7 @@ extension Daemon: RequestHandling {
             if let index = members.firstIndex(where: { $0.0 == "virtualCamera" }) { members[index].1 = currentValue(of: .virtualCamera) }
             members.append(("readiness", currentValue(of: .readiness)))
             members.append(("pins", pinsJSON))
+            members.append(("sinks", sinks.json))
             members.append(("seq", .int(seq)))
             return .value(.object(members))
         case .directions:

@@ -37,6 +37,10 @@ final class Daemon {
     let loopbacks = LoopbackDirectory()
     /// Who pins the viewed display (Daemon+Pins.swift).
     var pins = PinBoard()
+    /// The sinks the daemon cannot see, as their companions report them (SinkReports.swift).
+    var sinks = SinkReports()
+    /// Sink reports are frames-class, not control: their log lines keep to each user's budget.
+    var sinkLogBudgets = UserLogBudgets()
     /// Where the persisted pin and screen rotations are kept; nil keeps nothing.
     var stateStore: StateStore?
 

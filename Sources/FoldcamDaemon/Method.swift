@@ -5,6 +5,7 @@ import FoldcamCore
 enum Method: String, CaseIterable {
     case hello, devices, state, directions, subscribe, unsubscribe, metrics
     case snapshot
+    case reportSinks
     case pinView, unpinView, setScreenRotation
     case simulateHinge = "simulate.hinge"
     case simulateSwitch = "simulate.switch"
@@ -28,7 +29,9 @@ enum Method: String, CaseIterable {
     var access: Access {
         switch self {
         case .hello, .devices, .state, .directions, .subscribe, .unsubscribe, .metrics: return .read
-        case .snapshot: return .frames
+        // A sink report claims the virtual camera's pixels reach a reader: only a peer that may
+        // receive those pixels could be delivering them (docs/security.md).
+        case .snapshot, .reportSinks: return .frames
         case .pinView, .unpinView, .setScreenRotation: return .control
         case .simulateHinge, .simulateSwitch, .simulateGravity, .simulateAccelerometer, .simulatePlug,
              .simulateUnplug, .simulateBusy, .simulateSweep: return .control
@@ -46,6 +49,7 @@ enum Method: String, CaseIterable {
         case .subscribe: return ["topics", "output"]
         case .unsubscribe: return ["topics"]
         case .snapshot: return ["at", "camera", "virtualCamera"]
+        case .reportSinks: return ["sinks"]
         case .setScreenRotation: return ["display", "rotation"]
         case .simulateHinge: return ["hinge", "angle"]
         case .simulateSwitch: return ["switch", "state"]
@@ -110,6 +114,8 @@ extension Method {
         case change(Change)
         /// A frame from the snapshot worker, answered later (SnapshotService.swift).
         case snapshot
+        /// Sinks only their session can see, as their companion reports them (SinkReports.swift).
+        case reportSinks
         /// The simulator's inputs (`Daemon.simulate`); only with --simulate.
         case simulation(Simulation)
     }
@@ -128,6 +134,7 @@ extension Method {
         case .directions: return .daemon(.read(.directions))
         case .metrics: return .daemon(.read(.metrics))
         case .snapshot: return .daemon(.snapshot)
+        case .reportSinks: return .daemon(.reportSinks)
         case .pinView: return .daemon(.change(.pinView))
         case .unpinView: return .daemon(.change(.unpinView))
         case .setScreenRotation: return .daemon(.change(.setScreenRotation))

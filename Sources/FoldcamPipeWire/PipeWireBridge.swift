@@ -6,6 +6,11 @@ import FoldcamCore
 /// performs the returned actions. A camera stream is open only while its foldcam node streams
 /// (on demand, as the loopback path); the node's format never changes, so switching a source is
 /// connecting another input, never a renegotiation with the consumer.
+///
+/// A transform belongs to the input it was decided with: a switch carries the new camera's
+/// transform, and the node puts it on buffers from that camera's first frame (the old camera's
+/// frames keep the old one until then, make before break). The "camera unavailable" frame is
+/// drawn upright and carries none.
 public struct PipeWireBridge: Sendable {
     public enum Input: Sendable, Equatable {
         case daemon(DaemonView)
@@ -19,14 +24,16 @@ public struct PipeWireBridge: Sendable {
     }
 
     public enum Action: Sendable, Equatable {
-        /// Consume this camera node (the current input feeds until the new one delivers).
-        case connectInput(virtualCamera: String, node: String)
+        /// Consume this camera node, its frames carrying `transform` (the current input feeds,
+        /// with its own transform, until the new one delivers).
+        case connectInput(virtualCamera: String, node: String, transform: VideoTransform)
         /// Nobody consumes the node: close its camera stream.
         case disconnectInput(virtualCamera: String)
         /// Someone consumes it but no camera can feed it: close any input, show the
         /// "camera unavailable" frame.
         case showUnavailable(virtualCamera: String, reason: String)
-        /// Put this VideoTransform on the node's buffers from now on.
+        /// The camera last connected stays, but its frames turn otherwise from now on (the
+        /// same camera, a new capture rotation).
         case setTransform(virtualCamera: String, VideoTransform)
     }
 
@@ -38,6 +45,8 @@ public struct PipeWireBridge: Sendable {
     }
 
     private let matches: [String: PipeWireMatch]
+    /// The rig mirrors the virtual camera (`virtualCamera.mirror`), as the loopback does.
+    private let mirrored: Bool
     private var daemon: DaemonView?
     private var refusal: String?
     private var streaming: [String: Bool] = [:]
@@ -50,6 +59,7 @@ public struct PipeWireBridge: Sendable {
         var matches: [String: PipeWireMatch] = [:]
         for camera in rig.cameras { if let match = camera.pipewire { matches[camera.id] = match } }
         self.matches = matches
+        mirrored = rig.virtualCamera.mirror
     }
 
     /// What node `id` shows now.
@@ -70,19 +80,18 @@ public struct PipeWireBridge: Sendable {
 
     private mutating func update(_ id: String) -> [Action] {
         let (wanted, transform) = decide(id)
-        var actions: [Action] = []
-        if let transform, transforms[id] != transform {
+        if feeds[id, default: .idle] == wanted {
+            guard let transform, transforms[id] != transform else { return [] }
             transforms[id] = transform
-            actions.append(.setTransform(virtualCamera: id, transform))
+            return [.setTransform(virtualCamera: id, transform)]
         }
-        guard feeds[id, default: .idle] != wanted else { return actions }
         feeds[id] = wanted
+        transforms[id] = transform
         switch wanted {
-        case .idle: actions.append(.disconnectInput(virtualCamera: id))
-        case let .unavailable(reason): actions.append(.showUnavailable(virtualCamera: id, reason: reason))
-        case let .node(name): actions.append(.connectInput(virtualCamera: id, node: name))
+        case .idle: return [.disconnectInput(virtualCamera: id)]
+        case let .unavailable(reason): return [.showUnavailable(virtualCamera: id, reason: reason)]
+        case let .node(name): return [.connectInput(virtualCamera: id, node: name, transform: transform ?? .none)]
         }
-        return actions
     }
 
     /// The feed `id` should have now, and the transform of its source when it has one.
@@ -102,6 +111,6 @@ public struct PipeWireBridge: Sendable {
             let wanted = match.requirements.map { "\($0.property)=\($0.value)" }.joined(separator: ", ")
             return (.unavailable("no PipeWire camera node has \(wanted) (rig camera \(ClientText.quoted(source)))"), nil)
         }
-        return (.node(name), VideoTransform(clockwise: camera.captureRotation))
+        return (.node(name), VideoTransform(captureRotation: camera.captureRotation, mirrored: mirrored))
     }
 }

@@ -13,6 +13,14 @@ public struct VideoTransform: Sendable, Equatable, CustomStringConvertible {
         rawValue = UInt32((4 - quarters) % 4) + (mirrored ? 4 : 0)
     }
 
+    /// What the loopback does to a frame, as a transform: turned `captureRotation` degrees
+    /// clockwise, then the upright picture mirrored left to right when `mirrored`
+    /// (`FrameTransform`). SPA flips first, and a flip reverses the turn that follows it, so a
+    /// mirrored turn is the flip followed by the same angle counter-clockwise.
+    public init(captureRotation: Int, mirrored: Bool) {
+        self.init(clockwise: mirrored ? -captureRotation : captureRotation, mirrored: mirrored)
+    }
+
     public static let none = VideoTransform(rawValue: 0)
 
     public var mirrored: Bool { rawValue >= 4 }

@@ -27,6 +27,7 @@ struct Companion {
             for input in try await state.inputs(for: event, connection: connection, events: events, log: log) {
                 for action in state.bridge.handle(input) { state.perform(action, log: log) }
             }
+            await state.reportSinks(log: log)
         }
     }
 }
@@ -40,6 +41,11 @@ struct LoopState {
     var published: [String: PublishedNode] = [:]
     var refused: Set<String> = []
     var daemonUp = false
+    /// The connection that carries the nodes' report (`reportSinks`): the report lasts while it
+    /// is open, so foldcamd claims no node once the companion is gone.
+    var reporter: FoldcamConnection?
+    /// The `sinks` last accepted on `reporter`.
+    var reported: JSONValue?
     /// Set while the daemon runs another rig than ours: its decisions name cameras our rig's
     /// matches do not describe, so none is used.
     var wrongRig: String?
@@ -56,6 +62,9 @@ struct LoopState {
             log.notice("foldcam-pipewire: connected to foldcamd at \(path)")
             daemonUp = true
             wrongRig = nil
+            reporter?.close()
+            reporter = try? FoldcamConnection(path: path)
+            reported = nil
             if let running = await Self.daemonRig(path: path), running != rig.id {
                 let reason = "foldcamd runs rig \(ClientText.quoted(running)), but this companion loaded rig \(ClientText.quoted(rig.id)) (give the same rig: --rig, or foldcamd's --config)"
                 log.error("foldcam-pipewire: \(reason)")
@@ -66,6 +75,8 @@ struct LoopState {
         case let .daemon(.disconnected(error, _)):
             if daemonUp || virtualCamera == nil && published.isEmpty { log.warning("foldcam-pipewire: foldcamd: \(error); retrying") }
             daemonUp = false
+            reporter?.close()
+            reporter = nil
             virtualCamera = nil
             directions = nil
             return [.daemonGone]
@@ -92,6 +103,22 @@ struct LoopState {
         }
     }
 
+    /// Tells foldcamd what each published node does, when that changed. A refusal (the user
+    /// may not receive the camera's frames: docs/security.md) is logged once per connection.
+    mutating func reportSinks(log: Log) async {
+        guard let reporter, wrongRig == nil else { return }
+        let sinks = bridge.sinkReport(published: published.keys.sorted())
+        guard sinks != reported else { return }
+        reported = sinks
+        do {
+            _ = try await reporter.request(method: "reportSinks", params: .object([("sinks", sinks)]))
+        } catch {
+            log.warning("foldcam-pipewire: foldcamd did not take the report of this session's nodes, so its status will not show them: \(error)")
+            reporter.close()
+            self.reporter = nil
+        }
+    }
+
     /// The rig id `hello` names (nil when it cannot be asked: the feed then says why).
     static func daemonRig(path: String) async -> String? {
         guard let connection = try? FoldcamConnection(path: path) else { return nil }
@@ -115,10 +142,10 @@ struct LoopState {
 
     func perform(_ action: PipeWireBridge.Action, log: Log) {
         switch action {
-        case let .connectInput(id, name):
-            let result = published[id]?.connectInput(name) ?? 0
+        case let .connectInput(id, name, transform):
+            let result = published[id]?.connectInput(name, transform: transform) ?? 0
             if result < 0 { log.error("foldcam-pipewire: \(FoldcamNode.name(virtualCamera: id)): cannot consume \(name) (error \(-result))") }
-            log.info("foldcam-pipewire: \(FoldcamNode.name(virtualCamera: id)) <- \(name)")
+            log.info("foldcam-pipewire: \(FoldcamNode.name(virtualCamera: id)) <- \(name), transform \(transform) from its first frame")
         case let .disconnectInput(id):
             published[id]?.disconnectInput()
             let counts = published[id]?.counters ?? (forwarded: 0, placeholders: 0, switches: 0)

@@ -96,9 +96,13 @@ final class PublishedNode {
         events.release()
     }
 
-    func connectInput(_ target: String) -> Int32 { fpw_node_connect_input(pointer, target) }
+    /// The new input's frames carry `transform` after whatever residual each one has, from its
+    /// first frame on.
+    func connectInput(_ target: String, transform: VideoTransform) -> Int32 {
+        transform.table.withUnsafeBufferPointer { fpw_node_connect_input(pointer, target, $0.baseAddress) }
+    }
     func disconnectInput() { fpw_node_disconnect_input(pointer) }
-    /// foldcam's transform, after whatever residual each input frame carries.
+    /// The last connected input's transform, after whatever residual each of its frames carries.
     func setTransform(_ transform: VideoTransform) { transform.table.withUnsafeBufferPointer { fpw_node_set_transforms(pointer, $0.baseAddress) } }
 
     /// Frames forwarded from a camera, placeholder frames, completed input switches.

@@ -20,7 +20,7 @@ enum StatusCommand {
             "posture         \(state["posture"]?.stringValue ?? "?")",
             "hinges          \(Describe.hinges(state["hinges"]))",
             "viewed display  \(Describe.viewed(state["viewedDisplay"], pinned: state["pinnedDisplay"]))",
-        ] + Describe.virtualCameras(state["virtualCamera"], readiness: state["readiness"]) + [
+        ] + Describe.virtualCameras(state["virtualCamera"], readiness: state["readiness"]) + sinks(state["sinks"]) + [
             "",
             Describe.displaysTable(.object([("viewedDisplay", state["viewedDisplay"] ?? .null), ("displays", state["displays"] ?? .null)])),
         ]
@@ -33,5 +33,17 @@ enum StatusCommand {
             lines += ["", table.render()]
         }
         daemon.emit(lines.joined(separator: "\n"))
+    }
+
+    /// "sink            foldcam.viewed (pipewire, for viewed): streaming", one line per sink a
+    /// companion reports; the daemon sees no PipeWire itself, so nothing reported is nothing shown.
+    static func sinks(_ value: JSONValue?) -> [String] {
+        guard case let .array(sinks)? = value else { return [] }
+        guard !sinks.isEmpty else { return ["sinks           none reported (a PipeWire node is shown once its foldcam-pipewire reports it)"] }
+        return sinks.map { sink in
+            let state = sink["state"]?.stringValue ?? "?"
+            let reason = sink["reason"]?.stringValue.map { " (\($0))" } ?? ""
+            return "sink            \(sink["node"]?.stringValue ?? "?") (\(sink["kind"]?.stringValue ?? "?"), for \(sink["virtualCamera"]?.stringValue ?? "?")): \(state)\(reason)"
+        }
     }
 }

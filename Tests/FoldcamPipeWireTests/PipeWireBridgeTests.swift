@@ -1,5 +1,5 @@
 import FoldcamCore
-import FoldcamPipeWire
+@testable import FoldcamPipeWire
 import Testing
 
 /// The duo rig with its inner front camera matched by node name, its outer front camera by
@@ -41,8 +41,7 @@ func view(_ source: String?, rotation: Int = 0) -> DaemonView {
         _ = bridge.handle(.cameraNodes([innerNode, outerNode]))
         _ = bridge.handle(.daemon(view("inner-front", rotation: 90)))
         #expect(bridge.handle(.output(virtualCamera: "viewed", streaming: true)) == [
-            .setTransform(virtualCamera: "viewed", VideoTransform(clockwise: 90)),
-            .connectInput(virtualCamera: "viewed", node: "cam-inner"),
+            .connectInput(virtualCamera: "viewed", node: "cam-inner", transform: VideoTransform(clockwise: 90)),
         ])
     }
 
@@ -52,8 +51,60 @@ func view(_ source: String?, rotation: Int = 0) -> DaemonView {
         _ = bridge.handle(.daemon(view("inner-front")))
         _ = bridge.handle(.output(virtualCamera: "viewed", streaming: true))
         // Matched by api.libcamera.location; no disconnect first: the old input feeds until the new one delivers.
-        #expect(bridge.handle(.daemon(view("outer-front"))) == [.connectInput(virtualCamera: "viewed", node: "libcamera_input.front")])
+        #expect(bridge.handle(.daemon(view("outer-front"))) == [.connectInput(virtualCamera: "viewed", node: "libcamera_input.front", transform: .none)])
         #expect(bridge.handle(.daemon(view("outer-front"))) == [])
+    }
+
+    @Test func aSwitchCarriesTheNewCamerasTransformToItsFirstFrame() throws {
+        var bridge = PipeWireBridge(rig: try matchedDuo())
+        _ = bridge.handle(.cameraNodes([innerNode, outerNode]))
+        _ = bridge.handle(.daemon(view("inner-front", rotation: 0)))
+        _ = bridge.handle(.output(virtualCamera: "viewed", streaming: true))
+        // No separate setTransform at the decision: the old camera's frames keep theirs until the
+        // new camera delivers, and the new camera's transform comes with its first frame.
+        #expect(bridge.handle(.daemon(view("outer-front", rotation: 270))) == [
+            .connectInput(virtualCamera: "viewed", node: "libcamera_input.front", transform: VideoTransform(clockwise: 270)),
+        ])
+        // The same camera turned: only its transform changes.
+        #expect(bridge.handle(.daemon(view("outer-front", rotation: 90))) == [.setTransform(virtualCamera: "viewed", VideoTransform(clockwise: 90))])
+        #expect(bridge.handle(.daemon(view("outer-front", rotation: 90))) == [])
+        // Back after "camera unavailable": the camera comes with its transform again.
+        _ = bridge.handle(.daemonGone)
+        #expect(bridge.handle(.daemon(view("outer-front", rotation: 90))) == [
+            .connectInput(virtualCamera: "viewed", node: "libcamera_input.front", transform: VideoTransform(clockwise: 90)),
+        ])
+    }
+
+    @Test func aMirroringRigPutsTheFlipInTheTransform() throws {
+        let text = RigPresets.json("duo")!
+            .replacingFirst("\"id\": \"inner-front\",", with: "\"id\": \"inner-front\", \"pipewire\": {\"nodeName\": \"cam-inner\"},")
+            .replacingFirst("\"cameras\":", with: "\"virtualCamera\": {\"mirror\": true}, \"cameras\":")
+        let rig = try RigDecoder.decode(json: text)
+        #expect(rig.virtualCamera.mirror)
+        var bridge = PipeWireBridge(rig: rig)
+        _ = bridge.handle(.cameraNodes([innerNode]))
+        _ = bridge.handle(.daemon(view("inner-front", rotation: 90)))
+        // Turned 90° clockwise, then mirrored: SPA's flip, then 90° counter-clockwise (Flipped90).
+        #expect(bridge.handle(.output(virtualCamera: "viewed", streaming: true)) == [
+            .connectInput(virtualCamera: "viewed", node: "cam-inner", transform: VideoTransform(rawValue: 5)),
+        ])
+        #expect(bridge.handle(.daemon(view("inner-front", rotation: 0))) == [.setTransform(virtualCamera: "viewed", VideoTransform(rawValue: 4))])
+    }
+
+    @Test func theSinkReportSaysWhatEachNodeDoes() throws {
+        var bridge = PipeWireBridge(rig: try matchedDuo())
+        _ = bridge.handle(.cameraNodes([innerNode]))
+        _ = bridge.handle(.daemon(view("inner-front")))
+        func states() -> [String] {
+            guard case let .array(sinks) = bridge.sinkReport(published: ["viewed"]) else { return [] }
+            return sinks.map { [$0["node"]?.stringValue, $0["state"]?.stringValue, $0["reason"]?.stringValue].compactMap { $0 }.joined(separator: " ") }
+        }
+        #expect(states() == ["foldcam.viewed idle"])
+        _ = bridge.handle(.output(virtualCamera: "viewed", streaming: true))
+        #expect(states() == ["foldcam.viewed streaming"])
+        _ = bridge.handle(.daemonGone)
+        #expect(states() == ["foldcam.viewed unavailable foldcamd is not running"])
+        #expect(PipeWireBridge.cut(String(repeating: "é", count: 200)).utf8.count == 256)
     }
 
     @Test func theConsumerLeavingClosesTheCameraStream() throws {
@@ -70,7 +121,7 @@ func view(_ source: String?, rotation: Int = 0) -> DaemonView {
         _ = bridge.handle(.daemon(view("inner-front")))
         _ = bridge.handle(.output(virtualCamera: "viewed", streaming: true))
         #expect(bridge.handle(.daemonGone) == [.showUnavailable(virtualCamera: "viewed", reason: "foldcamd is not running")])
-        #expect(bridge.handle(.daemon(view("inner-front"))) == [.connectInput(virtualCamera: "viewed", node: "cam-inner")])
+        #expect(bridge.handle(.daemon(view("inner-front"))) == [.connectInput(virtualCamera: "viewed", node: "cam-inner", transform: .none)])
     }
 
     @Test func noSourceAnUnmatchedCameraOrAMissingNodeEachSayWhy() throws {
@@ -79,7 +130,7 @@ func view(_ source: String?, rotation: Int = 0) -> DaemonView {
         #expect(bridge.handle(.daemon(view(nil))) == [.showUnavailable(virtualCamera: "viewed", reason: "no camera available (noForwardCamera)")])
         #expect(bridge.handle(.daemon(view("back"))) == [.showUnavailable(virtualCamera: "viewed", reason: "rig camera \"back\" has no \"pipewire\" match")])
         #expect(bridge.handle(.daemon(view("inner-front"))) == [.showUnavailable(virtualCamera: "viewed", reason: "no PipeWire camera node has node.name=cam-inner (rig camera \"inner-front\")")])
-        #expect(bridge.handle(.cameraNodes([innerNode])) == [.setTransform(virtualCamera: "viewed", .none), .connectInput(virtualCamera: "viewed", node: "cam-inner")])
+        #expect(bridge.handle(.cameraNodes([innerNode])) == [.connectInput(virtualCamera: "viewed", node: "cam-inner", transform: .none)])
         #expect(bridge.handle(.cameraNodes([])) == [.showUnavailable(virtualCamera: "viewed", reason: "no PipeWire camera node has node.name=cam-inner (rig camera \"inner-front\")")])
     }
 
@@ -112,6 +163,42 @@ func view(_ source: String?, rotation: Int = 0) -> DaemonView {
         #expect([0, 90, 180, 270, 360, -90].map { VideoTransform(clockwise: $0).rawValue } == [0, 3, 2, 1, 0, 1])
         #expect(VideoTransform(clockwise: 90, mirrored: true).rawValue == 7)
         #expect(VideoTransform(clockwise: 0, mirrored: true).rawValue == 4)
+    }
+
+    @Test func mirroringIsTheLoopbacksTurnThenMirror() {
+        // The loopback turns clockwise, then mirrors the upright picture; SPA flips first, and
+        // a flip reverses the turn after it.
+        #expect([0, 90, 180, 270].map { VideoTransform(captureRotation: $0, mirrored: true).rawValue } == [4, 5, 6, 7])
+        #expect([0, 90, 180, 270].map { VideoTransform(captureRotation: $0, mirrored: false) } == [0, 90, 180, 270].map { VideoTransform(clockwise: $0) })
+        // Checked on the corners, screen coordinates (y down): the loopback's turn-then-mirror
+        // moves every corner where SPA's flip-then-counter-clockwise turn does.
+        let corners = [(-1, -1), (1, -1), (1, 1), (-1, 1)]
+        func clockwise(_ p: (Int, Int)) -> (Int, Int) { (-p.1, p.0) }
+        func counterClockwise(_ p: (Int, Int)) -> (Int, Int) { (p.1, -p.0) }
+        func repeated(_ f: ((Int, Int)) -> (Int, Int), _ times: Int, _ p: (Int, Int)) -> (Int, Int) { (0..<times).reduce(p) { q, _ in f(q) } }
+        for rotation in [0, 90, 180, 270] {
+            for mirror in [false, true] {
+                let spa = VideoTransform(captureRotation: rotation, mirrored: mirror)
+                for corner in corners {
+                    let turned = repeated(clockwise, rotation / 90, corner)
+                    let loopback = mirror ? (-turned.0, turned.1) : turned
+                    let flipped = spa.mirrored ? (-corner.0, corner.1) : corner
+                    let viaSPA = repeated(counterClockwise, spa.counterClockwiseQuarters, flipped)
+                    #expect([loopback.0, loopback.1] == [viaSPA.0, viaSPA.1], "rotation \(rotation) mirror \(mirror) corner \(corner)")
+                }
+            }
+        }
+        #expect(VideoTransform(captureRotation: 90, mirrored: true).description == "flipped, 90° counter-clockwise")
+    }
+
+    @Test func aMirroredTurnComposesWithAResidual() {
+        let mirrored = VideoTransform(captureRotation: 90, mirrored: true)
+        // A libcamera residual of 180° (a sensor mounted upside down): the turns add, then the
+        // flip reverses them as a whole: flip, then 270° counter-clockwise.
+        #expect(mirrored.after(VideoTransform(clockwise: 180)) == VideoTransform(rawValue: 7))
+        // A residual flip (a mirrored sensor) cancels foldcam's mirror: only the turn is left.
+        #expect(mirrored.after(VideoTransform(clockwise: 0, mirrored: true)) == VideoTransform(rawValue: 1))
+        #expect(mirrored.table == [5, 4, 7, 6, 1, 0, 3, 2])
     }
 
     @Test func aResidualTransformComesFirstThenFoldcamsTurn() {

@@ -33,12 +33,15 @@ fpw_node *fpw_node_new(fpw_connection *connection, const char *properties, uint3
 void fpw_node_destroy(fpw_node *node);
 /// The frame shown while no input delivers (copied; `size` must be width*height*bpp).
 void fpw_node_set_placeholder(fpw_node *node, const uint8_t *bytes, size_t size);
-/// The SPA_META_VideoTransform value put on every buffer from now on, by the residual transform
-/// the input frame's own meta carries (index 0 when it has none): foldcam's turn after it.
-void fpw_node_set_transforms(fpw_node *node, const uint32_t transforms[8]);
 /// Starts consuming the camera node named `target`; the current input keeps feeding until the
-/// new one's first frame (make before break). Returns 0 or a negative errno.
-int fpw_node_connect_input(fpw_node *node, const char *target);
+/// new one's first frame (make before break). `transforms` is the SPA_META_VideoTransform value
+/// put on the new input's frames, by the residual transform each one's own meta carries (index 0
+/// when it has none): foldcam's turn after it. It takes effect with that first frame; the
+/// placeholder carries none. Returns 0 or a negative errno.
+int fpw_node_connect_input(fpw_node *node, const char *target, const uint32_t transforms[8]);
+/// Replaces the transforms of the input connected last (the one still starting, if a switch is
+/// under way): the same camera, turned otherwise.
+void fpw_node_set_transforms(fpw_node *node, const uint32_t transforms[8]);
 /// Stops consuming; the placeholder shows.
 void fpw_node_disconnect_input(fpw_node *node);
 /// Counters for logs and tests: frames from an input, placeholder frames, input switches.

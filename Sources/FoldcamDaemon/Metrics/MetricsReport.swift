@@ -82,11 +82,25 @@ enum MetricsReport {
             Family(name: "foldcam_config_reloads_total", help: "SIGHUP reloads, by result.", kind: .counter,
                    samples: ["ok", "failed"].map { Sample(labels: [("result", $0)], value: Double(m.reloads[$0] ?? 0)) }),
         ]
+        families.append(sinkStates(c.daemon.sinks))
         if let seconds = c.lastWriteSeconds {
             families.append(Family(name: "foldcam_metrics_write_seconds", help: "How long the previous write of this file took.", kind: .gauge,
                                    samples: [Sample(value: seconds)]))
         }
         return families
+    }
+
+    /// Each reported sink's state (SinkReports.swift): how many connected companions report it
+    /// in each state, normally 0 or 1. No sample without a report: nothing is claimed.
+    static func sinkStates(_ sinks: SinkReports) -> Family {
+        var counts: [[String]: [SinkReports.State: Int]] = [:]
+        for entry in sinks.all { counts[[entry.sink.virtualCamera, entry.sink.kind, entry.sink.node], default: [:]][entry.sink.state, default: 0] += 1 }
+        return Family(name: "foldcam_sink_state", help: "Sinks their companions report (1 for the current state), such as PipeWire nodes.", kind: .gauge,
+                      samples: counts.keys.sorted { $0.lexicographicallyPrecedes($1) }.flatMap { key in
+                          SinkReports.State.allCases.map { state in
+                              Sample(labels: [("virtual_camera", key[0]), ("kind", key[1]), ("node", key[2]), ("state", state.rawValue)], value: Double(counts[key]![state] ?? 0))
+                          }
+                      })
     }
 
     static func readinessName(_ readiness: Readiness) -> String {
