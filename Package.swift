@@ -25,7 +25,9 @@ import PackageDescription
 // - C libraries that make their own system calls, called only from thin owner types: libudev
 //   (Devices/Udev), libinput (Devices/Input, loaded with dlopen; its open_restricted callback
 //   opens through Syscall), libv4l2 (FoldcamV4L2's V4L2Device with `.libv4l2` access, for
-//   probing; loaded with dlopen), libpng (Capture, in memory only; loaded with dlopen).
+//   probing; loaded with dlopen), libpng (Capture, in memory only; loaded with dlopen),
+//   libsystemd's sd-bus (Devices/SensorProxy: whether iio-sensor-proxy owns its bus name;
+//   loaded with dlopen, its few non-variadic functions typed in Swift, no header).
 // - The benchmark executables (FoldcamBench, FoldcamSocketBench) import Glibc to measure
 //   processes: clock_gettime, mallinfo2, spawning, signalling and pinning the processes they
 //   time. Their file reads go through Platform.

@@ -598,5 +598,11 @@ import output_checks  # noqa: E402
 
 output_checks.run(check, FOLDCAMD, SHIM, os.path.join(os.path.dirname(os.path.abspath(__file__)), "rigs", "duo-outputs.json"))
 
+# -- Sharing sensors with iio-sensor-proxy (sensor_proxy_checks.py) ------------------------------
+
+import sensor_proxy_checks  # noqa: E402
+
+sensor_proxy_checks.run(check, FOLDCAMD, SHIM, RIG)
+
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

@@ -64,12 +64,14 @@ class Bed:
         self.iio_count += 1
         return self.testbed.add_device("iio", "iio:device%d" % (self.iio_count - 1), None, attrs, props)
 
-    def add_buffered_hinge(self, node, raw_type="le:s32/32>>0"):
+    def add_buffered_hinge(self, node, raw_type="le:s32/32>>0", properties=None):
         """An IIO hinge sensor with a buffer: /dev/<node> is a pty whose master end this process
-        writes samples into (see write_samples)."""
+        writes samples into (see write_samples). `properties`: extra udev properties."""
         syspath = "/sys/devices/platform/hinge-buffered/iio:%s" % node
         lines = ["P: /devices/platform/hinge-buffered/iio:%s" % node, "N: %s" % node,
-                 "E: DEVNAME=/dev/%s" % node, "E: SUBSYSTEM=iio",
+                 "E: DEVNAME=/dev/%s" % node, "E: SUBSYSTEM=iio"]
+        lines += ["E: %s=%s" % item for item in (properties or {}).items()]
+        lines += [
                  "A: name=hinge", "A: dev=250:0", "A: in_angl0_raw=0", "A: in_angl0_scale=%r" % RADIANS_PER_DEGREE,
                  "A: scan_elements/in_angl0_en=0", "A: scan_elements/in_angl0_type=%s" % raw_type,
                  "A: scan_elements/in_timestamp_en=1", "A: buffer/enable=0", "A: buffer/length=2"]

@@ -4,7 +4,9 @@ import FoldcamIO
 /// `foldcamd --probe`: one pass over the devices present, without the daemon. Blocking, in its
 /// own process; warnings go to `log` (stderr) as the daemon would log them.
 public enum DeviceProbe {
-    public static func run(rig: Rig, settings: DeviceSettings, log: Log) throws(DeviceError) -> ProbeReport {
+    /// `lookUpProxy` is `SensorProxyStatus.lookUp` except in tests.
+    public static func run(rig: Rig, settings: DeviceSettings, log: Log,
+                           lookUpProxy: () -> SensorProxyStatus = SensorProxyStatus.lookUp) throws(DeviceError) -> ProbeReport {
         var report = ProbeReport(rig: rig)
         report.seat = settings.seat
         let context = try UdevContext()
@@ -18,14 +20,21 @@ public enum DeviceProbe {
                 report.cameras.append(ProbeReport.CameraNode(node: record.displayName, syspath: record.syspath, entry: entry, taggedAs: record.properties["FOLDCAM_CAMERA"]))
             }
         }
-        for device in try UdevEnumerator.devices(context, subsystems: ["iio"]).sorted(by: { $0.syspath < $1.syspath }) {
+        let iioDevices = try UdevEnumerator.devices(context, subsystems: ["iio"]).sorted(by: { $0.syspath < $1.syspath })
+        // The bus is asked once, and only when some device is tagged for iio-sensor-proxy.
+        let tagged = iioDevices.contains { $0.properties[SensorSharing.proxyTypeProperty] != nil }
+        let proxy = tagged ? lookUpProxy() : nil
+        report.sensorProxy = proxy
+        for device in iioDevices {
             let record = device.record(attributes: IIOClassifier.attributes, model: settings.model)
             noteModelMatch(record, model: settings.model, into: &report)
-            let sensors = SensorSet(rig: rig, log: log, useBuffers: false, pollFloorMilliseconds: settings.sensorPollMilliseconds)
+            let sensors = SensorSet(rig: rig, log: log, useBuffers: false, pollFloorMilliseconds: settings.sensorPollMilliseconds, lookUpProxy: { proxy ?? .notRunning })
             let reading = sensors.add(record).first
             let outcome = IIOClassifier.classify(record, rig: rig)
+            let sharing = sensors.sharing(record)
             report.sensors.append(ProbeReport.Sensor(syspath: record.syspath, name: record.attributes["name"] ?? "?", outcome: outcome, reading: reading,
-                                                     transport: Self.transport(record, outcome: outcome, polled: sensors.pollRate(record.syspath))))
+                                                     transport: Self.transport(record, outcome: outcome, polled: sensors.pollRate(record.syspath), sharing: sharing),
+                                                     sharedWith: sharing.holder))
         }
         let outputs = OutputTracker(rig: rig)
         if outputs.watches {
@@ -82,9 +91,10 @@ public enum DeviceProbe {
 
     /// How the daemon would read a sensor in use. The probe itself only polls (it must not
     /// reconfigure a buffer), so a hinge whose buffer the daemon would use is reported as such.
-    static func transport(_ record: UdevRecord, outcome: IIOClassifier.Outcome, polled: PollRate?) -> ProbeReport.Transport? {
+    /// A device shared with iio-sensor-proxy is polled, whatever buffer it has.
+    static func transport(_ record: UdevRecord, outcome: IIOClassifier.Outcome, polled: PollRate?, sharing: SensorSharing) -> ProbeReport.Transport? {
         guard let polled else { return nil }
-        if case .hinge = outcome, IIOHingeBuffer.available(syspath: record.syspath, devnode: record.devnode) { return .buffer }
+        if case .hinge = outcome, sharing.mayUseBuffer, IIOHingeBuffer.available(syspath: record.syspath, devnode: record.devnode) { return .buffer }
         return .polled(polled)
     }
 

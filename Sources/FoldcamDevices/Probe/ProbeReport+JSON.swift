@@ -9,6 +9,7 @@ extension ProbeReport {
             ("cameras", .array(cameras.map(cameraJSON))),
             ("missingRigCameras", .array(missingRigCameras.map { .string($0) })),
             ("sensors", .array(sensors.map(sensorJSON))),
+            ("sensorProxy", sensorProxy.map { .string($0.isRunning ? "running" : $0 == .notRunning ? "not running" : "unknown") } ?? .null),
             ("switches", .array(switches.map { .string($0) })),
             ("switchesNote", switchesNote.map { .string($0) } ?? .null),
             ("needs", .array(needs.map(needJSON))),
@@ -73,6 +74,7 @@ extension ProbeReport {
         case nil:
             break
         }
+        if let holder = sensor.sharedWith { members.append(("sharedWith", .string(holder))) }
         switch sensor.reading {
         case let .hingeAngle(_, degrees)?:
             members.append(("angle", .double(degrees)))

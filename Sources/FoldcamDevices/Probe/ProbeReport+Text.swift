@@ -32,6 +32,7 @@ extension ProbeReport {
             lines.append("")
         }
         if cameras.isEmpty { lines += ["Cameras:         no video4linux nodes", ""] }
+        if let sensorProxy { line("iio-sensor-proxy", sensorProxy.description) }
         for sensor in sensors {
             switch sensor.outcome {
             case let .hinge(hinge, matchedBy):
@@ -39,12 +40,14 @@ extension ProbeReport {
                 line("  Hinge", "\(rig.hinges[hinge].id) via \(matchedBy)")
                 line("  Reading", Self.readingText(sensor.reading))
                 line("  Read", Self.transportText(sensor.transport))
+                if let holder = sensor.sharedWith { line("  Shared with", "\(holder): its IIO buffer is left to it") }
             case let .accelerometer(index, location, _, matrixSource):
                 line("Accelerometer", "\(sensor.syspath) (\(sensor.name))")
                 line("  Placed", "\(rig.accelerometers[index].id) via ACCEL_LOCATION=\(location)")
                 line("  Mount matrix", matrixSource)
                 line("  Reading", Self.readingText(sensor.reading))
                 line("  Read", Self.transportText(sensor.transport))
+                if let holder = sensor.sharedWith { line("  Shared with", "\(holder): its IIO buffer is left to it") }
             case let .skipped(reason):
                 line("IIO skipped", "\(sensor.syspath) (\(sensor.name)): \(reason)")
             }

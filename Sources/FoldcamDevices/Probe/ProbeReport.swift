@@ -28,6 +28,8 @@ public struct ProbeReport: Sendable {
         public var reading: InputEvent?
         /// How the daemon would read it: from its IIO buffer (no poll tick), or polled at this rate.
         public var transport: Transport?
+        /// Who else reads it ("iio-sensor-proxy (iio-poll-accel)"); nil when foldcam alone does.
+        public var sharedWith: String? = nil
     }
 
     public enum Transport: Sendable, Equatable {
@@ -38,6 +40,8 @@ public struct ProbeReport: Sendable {
     public var rig: Rig
     public var cameras: [CameraNode] = []
     public var sensors: [Sensor] = []
+    /// Whether iio-sensor-proxy runs; nil when no IIO device is tagged for it (not asked).
+    public var sensorProxy: SensorProxyStatus?
     /// Switch devices libinput reported on the seat, with the switches it trusts.
     public var switches: [String] = []
     public var switchDevices: [SwitchDevice] = []

@@ -3,7 +3,8 @@ import FoldcamPlatform
 
 /// A hinge-angle sensor read through its IIO buffer (`/dev/iio:deviceN`): samples arrive on a
 /// descriptor instead of being polled. Only for a device whose angle channel can be buffered,
-/// and never for one-shot reads (`--probe` must not reconfigure the buffer).
+/// never for one-shot reads (`--probe` must not reconfigure the buffer), and never for a device
+/// iio-sensor-proxy reads (`SensorSharing`).
 final class IIOBufferedHingeDriver: SensorDriver {
     private var channel: HingeChannel
     private let buffer: IIOHingeBuffer
@@ -22,7 +23,7 @@ final class IIOBufferedHingeDriver: SensorDriver {
     }
 
     static func discover(_ record: UdevRecord, role: SensorRole, options: SensorOptions) -> Bool {
-        guard case .hinge = role, options.useBuffers else { return false }
+        guard case .hinge = role, options.mayUseBuffer else { return false }
         return IIOHingeBuffer.available(syspath: record.syspath, devnode: record.devnode)
     }
 

@@ -45,6 +45,11 @@ enum SensorRole {
 struct SensorOptions {
     /// False for one-shot reads (`foldcamd --probe`), which must not reconfigure buffers.
     var useBuffers: Bool
+    /// Who else reads the device being added (iio-sensor-proxy): a shared one is never buffered.
+    var sharing: SensorSharing = .own
+
+    /// Whether a driver may open the device's IIO buffer.
+    var mayUseBuffer: Bool { useBuffers && sharing.mayUseBuffer }
 }
 
 /// What every driver shares: the rig, the switch states (an engaged switch rests its hinge's

@@ -16,13 +16,27 @@ final class SensorSet {
 
     let context: SensorContext
     let options: SensorOptions
+    /// Asked when a device udev tagged for iio-sensor-proxy appears (a D-Bus round trip), so a
+    /// proxy started after foldcamd is seen too.
+    private let lookUpProxy: () -> SensorProxyStatus
     private var entries: [String: Entry] = [:]
 
     /// `useBuffers` false for one-shot reads (`foldcamd --probe`), which must not reconfigure buffers.
     /// `pollFloorMilliseconds` is `sensorPollMilliseconds` (the configuration's default, 50, unless given).
-    init(rig: Rig, log: Log, useBuffers: Bool = true, pollFloorMilliseconds: Int = DaemonConfig().sensorPollMilliseconds) {
+    /// `lookUpProxy` is `SensorProxyStatus.lookUp` except in tests.
+    init(rig: Rig, log: Log, useBuffers: Bool = true, pollFloorMilliseconds: Int = DaemonConfig().sensorPollMilliseconds,
+         lookUpProxy: @escaping () -> SensorProxyStatus = SensorProxyStatus.lookUp) {
         context = SensorContext(rig: rig, log: log, pollFloorMilliseconds: pollFloorMilliseconds)
         options = SensorOptions(useBuffers: useBuffers)
+        self.lookUpProxy = lookUpProxy
+    }
+
+    /// Who else reads `record`: only a device tagged for iio-sensor-proxy makes the bus be asked.
+    func sharing(_ record: UdevRecord) -> SensorSharing {
+        guard record.properties[SensorSharing.proxyTypeProperty] != nil else { return .own }
+        let proxy = lookUpProxy()
+        if case .unknown = proxy { context.log.notice("IIO device \(record.syspath) is tagged for iio-sensor-proxy, whose status is \(proxy)") }
+        return SensorSharing.of(properties: record.properties, proxy: proxy)
     }
 
     var isEmpty: Bool { entries.isEmpty }
@@ -61,8 +75,13 @@ final class SensorSet {
             context.log.debug("IIO device \(record.syspath) skipped: \(reason)")
             return []
         }
+        var deviceOptions = options
+        deviceOptions.sharing = sharing(record)
+        if let holder = deviceOptions.sharing.holder {
+            context.log.notice("IIO device \(record.syspath) is shared with \(holder), which runs: foldcam reads it by polled sysfs reads and leaves its IIO buffer to the proxy")
+        }
         var failure: DeviceError?
-        for driver in SensorDrivers.table where driver.discover(record, role: role, options: options) {
+        for driver in SensorDrivers.table where driver.discover(record, role: role, options: deviceOptions) {
             do {
                 let opened = try driver.open(record, role: role, context: context)
                 if case let .hinge(hinge, matchedBy) = role {
