@@ -57,13 +57,15 @@ public struct LoadedConfiguration: Sendable {
         // "auto": the administrator's rig file if written, else this machine's model.
         var automatic = false
         if config.rigGiven && config.rig == DaemonConfig.automaticRig && options.rig == nil {
-            let local = Self.join(Self.directory(of: readPath ?? path), Self.automaticRigFile)
-            if PathKind.of(local) != .missing {
+            let configFile = readPath ?? path
+            switch try AutomaticRig.resolve(configPath: configFile, searchModels: false) {
+            case let .file(local)?:
                 config.rig = local
                 notes.append("rig: \(local) (\"auto\": the rig file beside the configuration wins over any device model)")
-            } else if options.simulate {
-                throw RigLoader.LoadError(description: "config file \(readPath ?? path): rig \"auto\" is this machine's device model, which --simulate does not look for, and there is no \(local): give --rig ID or PATH")
-            } else {
+            case .model?, nil:
+                guard !options.simulate else {
+                    throw RigLoader.LoadError(description: "config file \(configFile): rig \"auto\" is this machine's device model, which --simulate does not look for, and there is no \(AutomaticRig.localFile(besides: configFile)): give --rig ID or PATH")
+                }
                 automatic = true
             }
         }
@@ -82,12 +84,7 @@ public struct LoadedConfiguration: Sendable {
             }
             model = selection
             if automatic && selection.rig == nil {
-                let local = Self.join(Self.directory(of: readPath ?? path), Self.automaticRigFile)
-                throw RigLoader.LoadError(description: """
-                    config file \(readPath ?? path): rig "auto" found no rig: there is no \(local) and \(selection.summary)
-                      write \(local) (start from 'foldcamctl rig show ID'; docs/rig-format.md), or set "rig" to a preset id;
-                      to have this model known, send 'foldcamctl report' (docs/devices.md)
-                    """)
+                throw RigLoader.LoadError(description: AutomaticRig.nothingFound(configPath: readPath ?? path, selection))
             }
         }
         let rig = try model?.rig ?? RigLoader.load(config.rig)
@@ -102,9 +99,6 @@ public struct LoadedConfiguration: Sendable {
         }
         return LoadedConfiguration(config: config, rig: rig, configPath: readPath, notes: notes, warnings: warnings, model: model)
     }
-
-    /// The rig file `"rig": "auto"` looks for in the configuration's directory.
-    static let automaticRigFile = "rig.json"
 
     /// The absolute (or configuration-relative) path a rig spec names, when it is a relative
     /// file path; nil for preset ids and absolute paths, which stay as they are.

@@ -34,6 +34,7 @@ while let argument = arguments.popFirst() {
 // PipeWire failed or went away (the unit starts again).
 let rig: Rig
 do {
+    var modelRig: Rig?
     if rigSpec == nil {
         let path = configPath ?? defaultConfig
         let text = try RigLoader.readText(path, what: "foldcamd configuration (give --rig to name the rig instead)")
@@ -42,8 +43,21 @@ do {
         } catch {
             throw RigLoader.LoadError(description: "\(path) is not a valid configuration:\n\(error)")
         }
+        // The same rig foldcamd loads: "auto" resolved as it does, a relative path taken
+        // from the configuration's directory.
+        if rigSpec == DaemonConfig.automaticRig {
+            switch try AutomaticRig.resolve(configPath: path) {
+            case let .file(local)?: rigSpec = local
+            case let .model(selection)?:
+                guard let found = selection.rig else { throw RigLoader.LoadError(description: AutomaticRig.nothingFound(configPath: path, selection)) }
+                modelRig = found
+            case nil: break
+            }
+        } else if let spec = rigSpec, RigPresets.json(spec) == nil, !spec.hasPrefix("/"), !spec.hasPrefix(RigLoader.modelPrefix) {
+            rigSpec = String(AutomaticRig.localFile(besides: path).dropLast(AutomaticRig.fileName.count)) + spec
+        }
     }
-    rig = try RigLoader.load(rigSpec!)
+    rig = try modelRig ?? RigLoader.load(rigSpec!)
 } catch {
     log.error("foldcam-pipewire: \(error)")
     exit(2)
