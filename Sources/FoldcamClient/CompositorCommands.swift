@@ -10,13 +10,16 @@ public enum CompositorCommands {
     /// nil for GNOME: its call needs the current layout (`GnomeDisplayConfig`).
     public static func argv(_ action: FollowAction, compositor: Compositor) -> [String]? {
         let output = action.output
+        // swaymsg joins its words into one sway command: a name with spaces (sway's
+        // "make model serial" form) must be quoted there.
+        let swayOutput = output.contains(" ") ? "\"\(output)\"" : output
         switch (compositor, action.change) {
         // `-r`: sway answers in JSON (`[{"success": true}]`), which follow prints.
         case let (.sway, .transform(degrees)):
-            return ["swaymsg", "-r", "output", output, "transform", degrees == 0 ? "normal" : String(degrees)]
+            return ["swaymsg", "-r", "output", swayOutput, "transform", degrees == 0 ? "normal" : String(degrees)]
         case let (.sway, .power(on)):
             // `power` is sway 1.9's name; `dpms` is understood by 1.7 to 1.10.
-            return ["swaymsg", "-r", "output", output, "dpms", on ? "on" : "off"]
+            return ["swaymsg", "-r", "output", swayOutput, "dpms", on ? "on" : "off"]
         case let (.wlroots, .transform(degrees)):
             let value = counterClockwise(degrees)
             return ["wlr-randr", "--output", output, "--transform", value == 0 ? "normal" : String(value)]
@@ -35,6 +38,12 @@ public enum CompositorCommands {
         case (.gnome, _):
             return nil
         }
+    }
+
+    /// Characters no compositor's command syntax can carry in an output name: sway's command
+    /// separators and quotes, Hyprland's monitor-rule commas, control characters.
+    public static func unusableCharacter(in output: String) -> Character? {
+        output.first { ";,\"'".contains($0) || $0.unicodeScalars.contains { $0.properties.generalCategory == .control } }
     }
 
     /// A clockwise quarter turn as the counter-clockwise wl_output value.

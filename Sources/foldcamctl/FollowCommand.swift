@@ -97,6 +97,9 @@ enum FollowCommand {
                 throw UsageError("--output: expected DISPLAY=OUTPUT (a rig display id and the compositor's output name, e.g. lower=eDP-2), got \"\(value)\"")
             }
             guard map[parts[0]] == nil else { throw UsageError("--output: display \(parts[0]) is given twice") }
+            if let bad = CompositorCommands.unusableCharacter(in: parts[1]) {
+                throw UsageError("--output: output name \(ClientText.quoted(parts[1])) has \(ClientText.quoted(String(bad))), which compositors' commands cannot carry: give the name as the compositor lists it (swaymsg -t get_outputs, hyprctl monitors)")
+            }
             map[parts[0]] = parts[1]
         }
         return map

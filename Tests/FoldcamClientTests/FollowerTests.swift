@@ -65,6 +65,19 @@ import Testing
         #expect(CompositorCommands.argv(normal, compositor: .sway) == ["swaymsg", "-r", "output", "HEADLESS-1", "transform", "normal"])
         let upsideDown = FollowAction(display: "top", output: "eDP-1", change: .transform(180))
         #expect(CompositorCommands.argv(upsideDown, compositor: .kde) == ["kscreen-doctor", "output.eDP-1.rotation.inverted"])
+        // sway's "make model serial" names: quoted inside the one command swaymsg sends.
+        let named = FollowAction(display: "top", output: "Dell Inc. DELL U2720Q 1234", change: .transform(90))
+        #expect(CompositorCommands.argv(named, compositor: .sway) == ["swaymsg", "-r", "output", "\"Dell Inc. DELL U2720Q 1234\"", "transform", "90"])
+    }
+
+    /// Names no compositor command can carry are found (foldcamctl refuses them in --output).
+    @Test func outputNamesWithCommandSyntaxAreFound() {
+        #expect(CompositorCommands.unusableCharacter(in: "eDP-1") == nil)
+        #expect(CompositorCommands.unusableCharacter(in: "Dell Inc. DELL U2720Q 1234") == nil)
+        #expect(CompositorCommands.unusableCharacter(in: "eDP-1; exec rm") == ";")
+        #expect(CompositorCommands.unusableCharacter(in: "eDP-1,preferred") == ",")
+        #expect(CompositorCommands.unusableCharacter(in: "a\"b") == "\"")
+        #expect(CompositorCommands.unusableCharacter(in: "a\nb") == "\n")
     }
 
     @Test func compositorFromTheEnvironment() {

@@ -10,7 +10,8 @@ enum DRMPanelOrientation {
     /// property. Never forces a probe of the connectors (GETCONNECTOR with room for one mode,
     /// as libdrm's drmModeGetConnectorCurrent does).
     static func read(node: String, names: Set<String>) throws(SystemCallError) -> [String: Int] {
-        let file = try FileDescriptor.open(node, .readWrite)
+        // Read-only and non-blocking: the getters need no more, and nothing here may wait.
+        let file = try FileDescriptor.open(node, .readOnly, nonBlocking: true)
         let fd = file.rawValue
         var result: [String: Int] = [:]
         for connector in try connectorIDs(fd, node) {

@@ -24,6 +24,10 @@ final class HardwareMonitor {
     /// The kernel's panel orientations by `cardK-NAME`, from the last udev-driven scan (the
     /// property is fixed: the poll does not ask again).
     private var panelOrientations: [String: Int] = [:]
+    /// The EDIDs by `cardK-NAME`, from the last udev-driven scan: reading `edid` waits on the
+    /// kernel's mode-config lock, which a compositor probing an output holds, so the poll does
+    /// not ask again (a panel's EDID changes only with a hotplug, which udev announces).
+    private var edids: [String: EDIDIdentity] = [:]
     /// Re-reads the connectors' attributes: a compositor switching an output off or on changes
     /// `enabled` and `dpms` without any uevent.
     private let outputTimer: Timer
@@ -195,12 +199,20 @@ final class HardwareMonitor {
         guard outputs.watches else { return }
         do {
             var (connectors, cardsSeen, failures) = try DRMConnectors.scan(
-                context, readEDID: outputs.readsEDID, orientationOf: orientations ? outputs.orientationNeeded : [])
+                context, readEDID: orientations && outputs.readsEDID, orientationOf: orientations ? outputs.orientationNeeded : [])
             if orientations {
                 panelOrientations = [:]
-                for connector in connectors { panelOrientations["\(connector.card)-\(connector.name)"] = connector.panelOrientation }
+                edids = [:]
+                for connector in connectors {
+                    panelOrientations["\(connector.card)-\(connector.name)"] = connector.panelOrientation
+                    edids["\(connector.card)-\(connector.name)"] = connector.edid
+                }
             } else {
-                for index in connectors.indices { connectors[index].panelOrientation = panelOrientations["\(connectors[index].card)-\(connectors[index].name)"] }
+                for index in connectors.indices {
+                    let key = "\(connectors[index].card)-\(connectors[index].name)"
+                    connectors[index].panelOrientation = panelOrientations[key]
+                    connectors[index].edid = edids[key]
+                }
             }
             outputsSeen = cardsSeen
             for (node, error) in failures.sorted(by: { $0.key < $1.key }) where orientationFailuresLogged.insert(node).inserted {
