@@ -87,21 +87,23 @@ public struct ModeChoice: Sendable, Equatable {
 
     /// Intersection by (pixel format, size), once each, in the first camera's order; each
     /// size's rate is the lowest of the cameras' best rates.
+    /// The rate every camera can give `mode`'s format and size at: the lowest of their best
+    /// rates, 0 when some camera lacks it.
+    static func sharedRate(of mode: CameraMode, in cameraModes: [[CameraMode]]) -> Double {
+        var fps = Double.infinity
+        for modes in cameraModes {
+            let rates = modes.filter { $0.pixelFormat == mode.pixelFormat && $0.width == mode.width && $0.height == mode.height }.map(\.fps)
+            guard let top = rates.max() else { return 0 }
+            fps = min(fps, top)
+        }
+        return fps
+    }
+
     static func sharedModes(_ cameraModes: [[CameraMode]]) -> [CameraMode] {
         guard let first = cameraModes.first else { return [] }
         var result: [CameraMode] = []
         for mode in first where !result.contains(where: { $0.pixelFormat == mode.pixelFormat && $0.width == mode.width && $0.height == mode.height }) {
-            var fps = Double.infinity
-            for modes in cameraModes {
-                let rates = modes.filter {
-                    $0.pixelFormat == mode.pixelFormat && $0.width == mode.width && $0.height == mode.height
-                }.map(\.fps)
-                guard let top = rates.max() else {
-                    fps = 0
-                    break
-                }
-                fps = min(fps, top)
-            }
+            let fps = Self.sharedRate(of: mode, in: cameraModes)
             if fps > 0 { result.append(CameraMode(pixelFormat: mode.pixelFormat, width: mode.width, height: mode.height, fps: fps)) }
         }
         return result

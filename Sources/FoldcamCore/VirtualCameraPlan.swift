@@ -87,17 +87,7 @@ public struct VirtualCameraPlan: Sendable, Equatable {
         var best: CameraMode?
         var bestRank = Int.max
         for (rank, mode) in first.enumerated() {
-            var fps = Double.infinity
-            for modes in cameraModes {
-                let rates = modes.filter {
-                    $0.pixelFormat == mode.pixelFormat && $0.width == mode.width && $0.height == mode.height
-                }.map(\.fps)
-                guard let top = rates.max() else {
-                    fps = 0
-                    break
-                }
-                fps = min(fps, top)
-            }
+            let fps = ModeChoice.sharedRate(of: mode, in: cameraModes)
             guard fps > 0 else { continue }
             let candidate = CameraMode(pixelFormat: mode.pixelFormat, width: mode.width, height: mode.height, fps: fps)
             if let current = best {
