@@ -21,22 +21,12 @@ if "libumockdev-preload" not in os.environ.get("LD_PRELOAD", ""):
     os.environ["LD_PRELOAD"] = "libumockdev-preload.so.0"
     os.execv(sys.executable, [sys.executable] + sys.argv)
 
-from testbed import RADIANS_PER_DEGREE, Bed  # noqa: E402
+from testbed import RADIANS_PER_DEGREE, Bed, Tally  # noqa: E402
 import evdev_mock as ev  # noqa: E402
 import v4l2_mock as v  # noqa: E402
 
-passed = failed = 0
-
-
-def check(name, condition, detail=""):
-    global passed, failed
-    if condition:
-        passed += 1
-        print("ok - %s" % name)
-    else:
-        failed += 1
-        print("FAIL - %s%s" % (name, (": %s" % detail) if detail else ""))
-    sys.stdout.flush()
+tally = Tally()
+check = tally.check
 
 
 FOLDCAMD, SHIM, RIG = sys.argv[1:4]
@@ -604,5 +594,4 @@ import sensor_proxy_checks  # noqa: E402
 
 sensor_proxy_checks.run(check, FOLDCAMD, SHIM, RIG)
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+tally.finish()

@@ -21,22 +21,12 @@ if "libumockdev-preload" not in os.environ.get("LD_PRELOAD", ""):
     os.environ["LD_PRELOAD"] = "libumockdev-preload.so.0"
     os.execv(sys.executable, [sys.executable] + sys.argv)
 
-from testbed import Bed  # noqa: E402
+from testbed import Bed, Tally  # noqa: E402
 import evdev_mock as ev  # noqa: E402
 import v4l2_mock as v  # noqa: E402
 
-passed = failed = 0
-
-
-def check(name, condition, detail=""):
-    global passed, failed
-    if condition:
-        passed += 1
-        print("ok - %s" % name)
-    else:
-        failed += 1
-        print("FAIL - %s%s" % (name, (": %s" % detail) if detail else ""))
-    sys.stdout.flush()
+tally = Tally()
+check = tally.check
 
 
 FOLDCAMD, SHIM, MODELS, TESTBEDS = sys.argv[1:5]
@@ -263,5 +253,4 @@ shutil.rmtree(fake, ignore_errors=True)
 if os.environ.get("SHOW_REPORT"):  # SHOW_REPORT=1: print the report, to look at it
     print(report)
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+tally.finish()

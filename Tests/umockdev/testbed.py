@@ -10,6 +10,7 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 
@@ -22,6 +23,27 @@ import v4l2_mock  # noqa: E402
 
 RADIANS_PER_DEGREE = 0.017453292519943295
 
+
+
+class Tally:
+    """The TAP-like output every umockdev script prints: a line per check, then "N passed, N
+    failed"; `finish` exits 1 on any failure."""
+
+    def __init__(self):
+        self.passed = self.failed = 0
+
+    def check(self, name, condition, detail=""):
+        if condition:
+            self.passed += 1
+            print("ok - %s" % name)
+        else:
+            self.failed += 1
+            print("FAIL - %s%s" % (name, (": %s" % detail) if detail else ""))
+        sys.stdout.flush()
+
+    def finish(self):
+        print("%d passed, %d failed" % (self.passed, self.failed))
+        sys.exit(1 if self.failed else 0)
 
 class Bed:
     def __init__(self, foldcamd, shim):
