@@ -40,8 +40,12 @@ extension DeviceModel {
                 switch sensor.role {
                 case let .hinge(id):
                     if properties["FOLDCAM_HINGE"] == nil { added = tagged(["FOLDCAM_HINGE": id], entry, how) }
+                    // The model's sign and offset hold whoever named the hinge: correcting the
+                    // reading is what a model is for.
+                    added.merge(HingeCorrection(sensor.corrections).properties) { _, correction in correction }
                 case let .accelerometer(id):
                     added = tagged(["ACCEL_LOCATION": id], entry, how)
+                    if sensor.corrections.swapLocation { added[AccelerometerSwap.property] = "1" }
                     if let matrix = sensor.corrections.mountMatrix {
                         added["ACCEL_MOUNT_MATRIX"] = Self.matrixText(matrix)
                         added[Self.matrixProperty] = "model \(self.id) \(entry).corrections.mountMatrix"

@@ -36,6 +36,9 @@ extension DeviceModel {
             case let .accelerometer(id) where !rig.accelerometers.isEmpty: check(id, rig.accelerometers.map(\.id), "devices.sensors[\(index)].accelerometer", "accelerometer")
             case .accelerometer: break
             }
+            if sensor.corrections.swapLocation && rig.accelerometers.count != 2 {
+                errors.append(PathError(path: "devices.sensors[\(index)].corrections.swapLocation", message: "swaps the labels of an accelerometer pair, but the model's rig has \(rig.accelerometers.count) accelerometers; name the sensor's rig accelerometer instead"))
+            }
         }
         for (index, display) in displays.enumerated() { check(display.rigDisplay, rig.displays.map(\.id), "devices.displays[\(index)].rigDisplay", "display") }
         for (index, input) in presence.enumerated() { if let covers = input.covers { check(covers, rig.displays.map(\.id), "devices.presence[\(index)].covers", "display") } }

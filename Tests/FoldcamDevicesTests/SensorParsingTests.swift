@@ -1,5 +1,6 @@
 import FoldcamCore
 @testable import FoldcamDevices
+import FoldcamIO
 import FoldcamV4L2
 import Testing
 
@@ -24,6 +25,32 @@ import Testing
         #expect(display == .accelerometer(sensor: 1, location: "display", matrix: MountMatrix(parsing: "0, 1, 0; -1, 0, 0; 0, 0, 1")!, matrixSource: "sysfs in_accel_mount_matrix"))
         guard case .skipped = IIOClassifier.classify(iio(["ACCEL_MOUNT_MATRIX": "1, 0; 0, 1"], ["in_accel_x_raw": "0"]), rig: convertible) else { Issue.record("a bad matrix must be skipped"); return }
         guard case .skipped = IIOClassifier.classify(iio([:], ["in_accel_x_raw": "0"]), rig: try Fixtures.rig("kiosk")) else { Issue.record("a rig without accelerometers skips them"); return }
+    }
+
+    @Test func aModelsHingeCorrectionIsNamedAndABadOneSkipsTheSensor() throws {
+        let duo = try Fixtures.rig("duo")
+        let corrected = IIOClassifier.classify(iio(["FOLDCAM_HINGE": "fold", "FOLDCAM_HINGE_SIGN": "-1", "FOLDCAM_HINGE_OFFSET": "360"], ["in_angl0_raw": "90"]), rig: duo)
+        #expect(corrected == .hinge(hinge: 0, matchedBy: "udev FOLDCAM_HINGE=fold, corrected by sign -1, offset 360°"))
+        let bad = IIOClassifier.classify(iio(["FOLDCAM_HINGE": "fold", "FOLDCAM_HINGE_SIGN": "-2"], ["in_angl0_raw": "90"]), rig: duo)
+        #expect(bad == .skipped(reason: #"FOLDCAM_HINGE_SIGN="-2" is not 1 or -1; not using this hinge sensor"#))
+    }
+
+    @Test func aSwappedAccelerometerIsTheOtherOfThePair() throws {
+        let convertible = try Fixtures.rig("convertible")
+        let swapped = IIOClassifier.classify(iio(["ACCEL_LOCATION": "display", "FOLDCAM_ACCEL_SWAP": "1"], ["in_accel_x_raw": "0"]), rig: convertible)
+        guard case let .accelerometer(sensor, location, _, _) = swapped else { Issue.record("not an accelerometer: \(swapped)"); return }
+        #expect(convertible.accelerometers[sensor].id == "base")
+        #expect(location == "display")
+    }
+
+    @Test func aCorrectedHingeReadsCorrected() throws {
+        let hinge = try SensorDriverTests.FakeHinge(raw: "30", buffered: false)
+        var record = hinge.record
+        // The duo's hinge opens to 180°: a sensor counting down from there reads 30 at 150°.
+        record.properties = ["FOLDCAM_HINGE_SIGN": "-1", "FOLDCAM_HINGE_OFFSET": "180"]
+        let sensors = SensorSet(rig: try Fixtures.rig("duo"), log: Log(threshold: .error))
+        guard case let .hingeAngle(_, degrees)? = sensors.add(record).first else { Issue.record("no first angle"); return }
+        #expect(abs(degrees - 150) < 0.001)
     }
 
     @Test func mountMatrixApplies() throws {

@@ -215,6 +215,16 @@ code, out, err = bed.run(["--probe", "--json"])
 report = json.loads(out or "{}")
 check("a file in the local directory replaces the shipped one of the same name",
       report.get("rig") == "local-yoga" and (report.get("model") or {}).get("file", "").startswith(local), report.get("model"))
+# A local copy whose hinge counts the other way: the model's sign and offset reach the reading.
+with open(os.path.join(local, "lenovo-thinkpad-yoga-260.json"), "w") as f:
+    json.dump({"name": "reversed", "source": "https://example.org/local", "match": {"dmi": {"sys_vendor": "LENOVO"}},
+               "rig": {"preset": "convertible", "overrides": {"id": "reversed-yoga"}},
+               "devices": {"sensors": [{"hinge": "lid", "iioName": "hinge", "corrections": {"sign": -1, "offset": 360}}]}}, f)
+code, out, err = bed.run(["--probe", "--json"])
+report = json.loads(out or "{}")
+hinge = [s for s in report.get("sensors", []) if s.get("kind") == "hinge" and s.get("hinge") == "lid"]
+check("a model's hinge sign and offset correct the reading (104 read, 360 - 104 used) and --probe says so",
+      hinge and abs(hinge[0].get("angle", -999) - 256) < 0.01 and "corrected by sign -1, offset 360" in hinge[0].get("matchedBy", ""), hinge)
 shutil.rmtree(local, ignore_errors=True)
 
 # -- foldcamctl report under the Yoga 260's testbed --------------------------------------------

@@ -7,13 +7,17 @@ struct HingeChannel {
     let syspath: String
     let scale: Double
     let offset: Double
+    /// The model's sign and offset (the classifier refused a record whose values are not one).
+    let correction: HingeCorrection
     private var filter: ReadingFilter
     private var lastPosted: Double?
 
     /// Reads the channel's scale and offset (the shared `in_angl_*` names of the Intel HID
     /// layout too).
-    init(syspath: String, hinge: Int, rig: Rig) throws(DeviceError) {
+    init(_ record: UdevRecord, hinge: Int, rig: Rig) throws(DeviceError) {
+        let syspath = record.syspath
         self.syspath = syspath
+        correction = (try? HingeCorrection.parse(record.properties).get()) ?? .none
         self.hinge = hinge
         scale = try SysfsAttributes.number(syspath, ["in_angl0_scale", "in_angl_scale"]) ?? 1
         offset = try SysfsAttributes.number(syspath, ["in_angl0_offset", "in_angl_offset"]) ?? 0
@@ -25,7 +29,7 @@ struct HingeChannel {
 
     /// Filters one raw value; the event to post when it is new and believable.
     mutating func accept(raw: Double, now: Int, context: SensorContext) -> [InputEvent] {
-        let degrees = IIOValue.hingeDegrees(raw: raw, scale: scale, offset: offset)
+        let degrees = correction.apply(IIOValue.hingeDegrees(raw: raw, scale: scale, offset: offset))
         if let rejection = filter.check(degrees, atMilliseconds: now) {
             context.warn("hinge \(syspath)", "hinge sensor \(syspath): reading \(rejection); dropped", now)
             return []

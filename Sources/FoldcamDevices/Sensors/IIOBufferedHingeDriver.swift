@@ -29,7 +29,7 @@ final class IIOBufferedHingeDriver: SensorDriver {
 
     static func open(_ record: UdevRecord, role: SensorRole, context: SensorContext) throws(DeviceError) -> any SensorDriver {
         guard case let .hinge(hinge, _) = role, let devnode = record.devnode else { preconditionFailure("opened for a role it did not discover") }
-        let channel = try HingeChannel(syspath: record.syspath, hinge: hinge, rig: context.rig)
+        let channel = try HingeChannel(record, hinge: hinge, rig: context.rig)
         do {
             let buffer = try IIOHingeBuffer(syspath: record.syspath, devnode: devnode)
             return IIOBufferedHingeDriver(channel: channel, buffer: buffer, devnode: devnode, context: context)

@@ -24,17 +24,22 @@ public enum IIOClassifier {
                 guard let hinge = rig.hingeIndex(id) else {
                     return .skipped(reason: "FOLDCAM_HINGE=\(id) names no hinge of rig \(rig.id) (hinges: \(rig.hinges.map(\.id).joined(separator: ", ")))")
                 }
-                return .hinge(hinge: hinge, matchedBy: properties[DeviceModel.matchProperty] ?? "udev FOLDCAM_HINGE=\(id)")
+                return corrected(.hinge(hinge: hinge, matchedBy: properties[DeviceModel.matchProperty] ?? "udev FOLDCAM_HINGE=\(id)"), properties)
             }
             guard rig.hinges.count == 1 else {
                 return .skipped(reason: "an IIO device named \"hinge\", but rig \(rig.id) has \(rig.hinges.count) hinges: say which with FOLDCAM_HINGE=<hinge id> in a udev rule")
             }
-            return .hinge(hinge: 0, matchedBy: "IIO name \"hinge\" (the rig's only hinge, \(rig.hinges[0].id))")
+            return corrected(.hinge(hinge: 0, matchedBy: "IIO name \"hinge\" (the rig's only hinge, \(rig.hinges[0].id))"), properties)
         }
         if attributes["in_accel_x_raw"] != nil {
             let location = properties["ACCEL_LOCATION"] ?? "display"
-            guard let sensor = rig.accelerometerIndex(location) else {
+            guard rig.accelerometerIndex(location) != nil else {
                 return .skipped(reason: "an accelerometer at ACCEL_LOCATION=\(location), which rig \(rig.id) does not place (accelerometers: \(rig.accelerometers.isEmpty ? "none" : rig.accelerometers.map(\.id).joined(separator: ", ")))")
+            }
+            let sensor: Int
+            switch AccelerometerSwap.accelerometer(labelled: location, swapped: properties[AccelerometerSwap.property] == "1", among: rig.accelerometers.map(\.id)) {
+            case let .success(index): sensor = index
+            case let .failure(error): return .skipped(reason: error.message)
             }
             for (source, text) in [(properties[DeviceModel.matrixProperty] ?? "udev ACCEL_MOUNT_MATRIX", properties["ACCEL_MOUNT_MATRIX"]), ("sysfs in_accel_mount_matrix", attributes["in_accel_mount_matrix"]), ("sysfs mount_matrix", attributes["mount_matrix"])] {
                 guard let text else { continue }
@@ -46,5 +51,16 @@ public enum IIOClassifier {
             return .accelerometer(sensor: sensor, location: location, matrix: .identity, matrixSource: "identity (no mount matrix given)")
         }
         return .skipped(reason: "neither a hinge sensor nor an accelerometer")
+    }
+
+    /// A hinge with a sign or offset correction says so where it says how it matched (the log
+    /// line and `--probe`); a correction that is not one skips the sensor, naming the value.
+    private static func corrected(_ hinge: Outcome, _ properties: [String: String]) -> Outcome {
+        guard case let .hinge(index, matchedBy) = hinge else { return hinge }
+        switch HingeCorrection.parse(properties) {
+        case let .success(correction) where correction.isNone: return hinge
+        case let .success(correction): return .hinge(hinge: index, matchedBy: "\(matchedBy), corrected by \(correction.summary)")
+        case let .failure(error): return .skipped(reason: "\(error.message); not using this hinge sensor")
+        }
     }
 }

@@ -27,7 +27,7 @@ final class IIOPolledHingeDriver: SensorDriver {
 
     static func open(_ record: UdevRecord, role: SensorRole, context: SensorContext) throws(DeviceError) -> any SensorDriver {
         guard case let .hinge(hinge, _) = role else { preconditionFailure("opened for a role it did not discover") }
-        return IIOPolledHingeDriver(channel: try HingeChannel(syspath: record.syspath, hinge: hinge, rig: context.rig), context: context)
+        return IIOPolledHingeDriver(channel: try HingeChannel(record, hinge: hinge, rig: context.rig), context: context)
     }
 
     func poll(atMilliseconds now: Int, first: Bool) throws(DeviceError) -> [InputEvent] {
