@@ -12,6 +12,7 @@ final class IIOAccelerometerDriver: SensorDriver {
     private let scales: [Double]
     private let offsets: [Double]
     private var lastPosted: Vector3?
+    private var heldBack: Vector3?
     private let context: SensorContext
     private let rate: PollRate
     var pollRate: PollRate? { rate }
@@ -54,13 +55,21 @@ final class IIOAccelerometerDriver: SensorDriver {
         // After the mount matrix, readings follow the hwdb / iio-sensor-proxy convention:
         // an upright panel reads −y, i.e. the vector points down, as the engine wants.
         let reading = matrix.apply(Vector3(values[0], values[1], values[2]))
+        heldBack = nil
         if let problem = Self.accelerationProblem(reading) {
             context.warn("accel \(syspath)", "accelerometer \(syspath): reading \(reading) \(problem); dropped", now)
             return []
         }
-        guard lastPosted.map({ ($0 - reading).length > 0.01 * reading.length }) ?? true else { return [] }
+        guard lastPosted.map({ ($0 - reading).length > 0.01 * reading.length }) ?? true else {
+            heldBack = reading
+            return []
+        }
         lastPosted = reading
         return [.accelerometer(sensor: sensor, reading: reading)]
+    }
+
+    var heldBackReading: InputEvent? {
+        heldBack.map { .accelerometer(sensor: sensor, reading: $0) }
     }
 
     func readReady(atMilliseconds now: Int) throws(DeviceError) -> [InputEvent] { [] }

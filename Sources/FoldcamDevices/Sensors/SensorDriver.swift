@@ -28,6 +28,13 @@ protocol SensorDriver: AnyObject, SendableMetatype {
     func readReady(atMilliseconds now: Int) throws(DeviceError) -> [InputEvent]
     /// The device is gone or no longer used: what the engine is told (its input falls back).
     func close() -> [InputEvent]
+    /// What the last poll read but did not post because it had not changed (a still
+    /// accelerometer); nil when it posted, or for sensors that never hold a reading back.
+    var heldBackReading: InputEvent? { get }
+}
+
+extension SensorDriver {
+    var heldBackReading: InputEvent? { nil }
 }
 
 /// The drivers, most capable first: the first whose `discover` accepts a device and whose

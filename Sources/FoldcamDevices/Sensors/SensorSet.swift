@@ -104,8 +104,22 @@ final class SensorSet {
 
     /// Reads every polled sensor once (hinge sensors only while no switch overrides them).
     func poll(atMilliseconds now: Int) -> [InputEvent] {
-        entries.keys.flatMap { syspath in
+        let events = entries.keys.flatMap { syspath in
             read(syspath, now: now) { driver throws(DeviceError) in try driver.poll(atMilliseconds: now, first: false) }
+        }
+        return events + stillPartners(of: events)
+    }
+
+    /// The engine pairs accelerometers only when both reported since its last angle, so a lid
+    /// folded over a still base would give no angle: when one accelerometer moved, the others'
+    /// readings from the same tick, held back as unchanged, are posted beside it.
+    private func stillPartners(of events: [InputEvent]) -> [InputEvent] {
+        var moved: Set<Int> = []
+        for case let .accelerometer(sensor, _) in events { moved.insert(sensor) }
+        guard !moved.isEmpty else { return [] }
+        return entries.values.compactMap { entry in
+            guard case let .accelerometer(sensor, _)? = entry.driver.heldBackReading, !moved.contains(sensor) else { return nil }
+            return entry.driver.heldBackReading
         }
     }
 
