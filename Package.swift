@@ -139,7 +139,7 @@ let package = Package(
         // The system-call funnel on real pipes, socketpairs and temporary files.
         .testTarget(name: "FoldcamPlatformTests", dependencies: ["FoldcamPlatform", "FoldcamIO"]),
         // The shared command-line parser and its generated usage text.
-        .testTarget(name: "FoldcamIOTests", dependencies: ["FoldcamIO"]),
+        .testTarget(name: "FoldcamIOTests", dependencies: ["FoldcamIO", "FoldcamTestSupport"]),
         .testTarget(name: "FoldcamCaptureTests", dependencies: ["FoldcamCapture", "FoldcamCore", "FoldcamVideo", "FoldcamPlatform", "FoldcamV4L2", "FoldcamTestSupport"]),
         // End-to-end: runs the built foldcamd binary (found next to the test bundle) as a child
         // process and talks to it over its real Unix socket.

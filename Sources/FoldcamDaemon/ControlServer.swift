@@ -395,7 +395,11 @@ final class ControlServer {
 extension ControlServer {
     /// Every log line a client causes goes through its user's budget (`UserLogBudgets`).
     func logForClient(_ session: ClientSession, _ priority: Log.Priority, _ text: String) {
-        guard let line = userLogBudgets.line(text, uid: session.credentials?.uid ?? UInt32.max, now: clock.now) else { return }
+        logForUser(session.credentials?.uid ?? UInt32.max, priority, text)
+    }
+
+    func logForUser(_ uid: UInt32, _ priority: Log.Priority, _ text: String) {
+        guard let line = userLogBudgets.line(text, uid: uid, now: clock.now) else { return }
         log.log(priority, line)
     }
 }

@@ -9,7 +9,7 @@ extension Daemon: RequestHandling {
         for camera in cameras { camera.snapshots?.clientLeft(sessionID: sessionID) }
         releasePins(of: sessionID)
         if let ended = sinks.sessionLeft(sessionID) {
-            logSinks("sinks: \(Self.describe(ended.reporter)) disconnected; the sinks it reported (\(ended.sinks.map(\.node).joined(separator: ", "))) are no longer claimed", uid: ended.reporter.uid)
+            subscribers?.logForUser(ended.reporter.uid, .notice, "sinks: \(Self.describe(ended.reporter)) disconnected; the sinks it reported (\(ended.sinks.map(\.node).joined(separator: ", "))) are no longer claimed")
         }
     }
 
@@ -43,13 +43,10 @@ extension Daemon: RequestHandling {
         let reporter = Self.owner(of: session)
         if sinks.report(reported, reporter: reporter, sessionID: session.id) {
             let summary = reported.map { "\($0.node) (\($0.virtualCamera)) \($0.state.rawValue)" }.joined(separator: ", ")
-            logSinks("sinks: \(Self.describe(reporter)) reports \(reported.isEmpty ? "no sink" : summary)", uid: reporter.uid)
+            // Sink reports are frames-class, not control: their lines keep to the user's budget.
+            subscribers?.logForUser(reporter.uid, .notice, "sinks: \(Self.describe(reporter)) reports \(reported.isEmpty ? "no sink" : summary)")
         }
         return .value(.object([("sinks", sinks.json)]))
-    }
-
-    private func logSinks(_ text: String, uid: UInt32) {
-        if let line = sinkLogBudgets.line(text, uid: uid, now: MonotonicClock().now) { log.notice(line) }
     }
 
     /// Starts a snapshot; nil: the worker answers later.

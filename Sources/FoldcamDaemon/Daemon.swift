@@ -39,8 +39,6 @@ final class Daemon {
     var pins = PinBoard()
     /// The sinks the daemon cannot see, as their companions report them (SinkReports.swift).
     var sinks = SinkReports()
-    /// Sink reports are frames-class, not control: their log lines keep to each user's budget.
-    var sinkLogBudgets = UserLogBudgets()
     /// Where the persisted pin and screen rotations are kept; nil keeps nothing.
     var stateStore: StateStore?
 
@@ -306,6 +304,9 @@ final class Daemon {
 /// Where the daemon's events go (the control server sends each to the topic's subscribers).
 protocol EventPublishing: AnyObject {
     func publish(_ topic: Topic, seq: Int, data: EncodedJSON)
+    /// Logs a line a client caused, within its user's one log budget (shared by every
+    /// connection and every kind of request of that user).
+    func logForUser(_ uid: UInt32, _ priority: Log.Priority, _ text: String)
 }
 
 extension ControlServer: EventPublishing {}

@@ -100,6 +100,7 @@ public struct ModelSelection: Sendable {
             return "no device model matches this machine (\(known.isEmpty ? "it reports no DMI fields" : known))"
         }
         let fields = choice.matched.map { "\($0.field.rawValue) \(ClientText.quoted($0.value))" }.joined(separator: ", ")
-        return "model \(chosen.model.id) (\(chosen.model.name); \(chosen.path)) matched on \(fields)"
+        // A model file's text reaches the journal: its name and path are escaped like any text.
+        return "model \(ClientText.escaped(chosen.model.id, limit: 128)) (\(ClientText.quoted(chosen.model.name)); \(ClientText.escaped(chosen.path, limit: 512))) matched on \(fields)"
     }
 }

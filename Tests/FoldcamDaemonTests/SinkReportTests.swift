@@ -56,6 +56,23 @@ struct SinkReportTests {
         #expect(lines.count == 5, "\(lines)")
     }
 
+    @Test("sink reports share the one log budget of their user with everything else it causes, on any connection")
+    func reportLogsShareTheUsersBudget() throws {
+        let daemon = try RunningDaemon()
+        let other = try daemon.connect()
+        for _ in 0..<3 {
+            #expect(other.sendLine("not json"))
+            _ = try other.readMessage()
+        }
+        let companion = try daemon.connect()
+        for index in 0..<12 {
+            _ = try companion.result("reportSinks", Self.report(Self.sink("viewed", "foldcam.viewed", index % 2 == 0 ? "idle" : "streaming")))
+        }
+        #expect(daemon.waitForLog("(further such lines held back for"), "\(daemon.stderr)")
+        let lines = daemon.stderr.split(separator: "\n").filter { $0.contains("sinks: uid") && $0.contains(" reports ") }
+        #expect(lines.count == 2, "three bad requests used three of the user's five lines: \(lines)")
+    }
+
     @Test("[] withdraws a report")
     func emptyWithdraws() throws {
         let daemon = try RunningDaemon()

@@ -11,6 +11,7 @@ struct PublicationOrderTests {
     final class Recorder: EventPublishing {
         var events: [(topic: Topic, seq: Int)] = []
         func publish(_ topic: Topic, seq: Int, data: EncodedJSON) { events.append((topic, seq)) }
+        func logForUser(_ uid: UInt32, _ priority: Log.Priority, _ text: String) {}
     }
 
     static func daemon() throws -> (Daemon, Recorder) {
