@@ -19,6 +19,7 @@ struct LibTurboJPEG: Sendable {
     let planeWidth: ctj_plane_width_fn
     let planeHeight: ctj_plane_height_fn
     let errorString: ctj_get_error_str2_fn
+    let errorCode: ctj_get_error_code_fn
     let destroy: ctj_destroy_fn
 
     private init(_ library: DynamicLibrary) throws(DynamicLibraryError) {
@@ -28,6 +29,7 @@ struct LibTurboJPEG: Sendable {
         planeWidth = try library.function("tjPlaneWidth")
         planeHeight = try library.function("tjPlaneHeight")
         errorString = try library.function("tjGetErrorStr2")
+        errorCode = try library.function("tjGetErrorCode")
         destroy = try library.function("tjDestroy")
     }
 }

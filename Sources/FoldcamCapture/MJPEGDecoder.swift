@@ -30,6 +30,12 @@ public final class MJPEGDecoder {
     /// Whether libturbojpeg.so.0 loads here (looked up once for the process).
     public static var isAvailable: Bool { (try? LibTurboJPEG.load()) != nil }
 
+    /// Frames decoded whole despite damaged data (libjpeg's "Corrupt JPEG data: N extraneous
+    /// bytes before marker 0xd9" is common from UVC cameras): shown, as ffmpeg and browsers show
+    /// them, and counted here with the last such warning.
+    public private(set) var recoveredFrames = 0
+    public private(set) var lastWarning: String?
+
     private let library: LibTurboJPEG
     private let handle: UnsafeMutableRawPointer
     /// Y, Cb and Cr planes of the last frame's size and subsampling.
@@ -86,13 +92,27 @@ public final class MJPEGDecoder {
                 }
             }
         }
-        guard status == 0 else { throw .corrupt(message()) }
+        if status != 0 {
+            // A cut-off frame warns too (and is filled with grey): only a frame that still ends
+            // with its end-of-image marker was decoded whole.
+            guard library.errorCode(handle) == ctj_ERR_WARNING, Self.endsWithEndOfImage(jpeg) else { throw .corrupt(message()) }
+            recoveredFrames += 1
+            lastWarning = message()
+        }
         let out = output.bindMemory(to: UInt8.self)
         if components == 1 {
             packGrey(width: width, height: height, into: out)
         } else {
             pack(width: width, height: height, chroma: sizes[1], into: out)
         }
+    }
+
+    /// Whether the frame's last bytes are JPEG's EOI marker (FF D9), past any zero padding a
+    /// camera's driver leaves after it.
+    static func endsWithEndOfImage(_ jpeg: UnsafeRawBufferPointer) -> Bool {
+        var end = jpeg.count
+        while end > 0 && jpeg[end - 1] == 0 { end -= 1 }
+        return end >= 2 && jpeg[end - 2] == 0xFF && jpeg[end - 1] == 0xD9
     }
 
     /// Y0 Cb Y1 Cr per pixel pair; each output pixel pair takes the chroma sample under its

@@ -96,6 +96,10 @@ extension ProducerThread {
             toldDamagedFrame = true
             return
         }
+        if decoder.recoveredFrames > 0 && !toldRecoveredFrame {
+            toldRecoveredFrame = true
+            producer.events.post(.degraded(message: "\(camera): an MJPG frame had damaged data the decoder recovered from (\(decoder.lastWarning ?? "a warning")); such frames are shown, and later ones without a word"))
+        }
         let transform = FrameTransform.Operation(rotation: hardwareFlip ? 0 : effectiveRotation(rotation), mirror: c.mirror)
         let fed = camera == feeding
         decodedFrame.withUnsafeBytes { bytes in

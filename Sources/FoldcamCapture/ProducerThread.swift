@@ -40,6 +40,8 @@ final class ProducerThread: @unchecked Sendable {
     var decodedFrame: [UInt8] = []
     /// A damaged MJPG frame is dropped; the first is told (for the journal), not every one.
     var toldDamagedFrame = false
+    /// Likewise the first frame shown despite damage the decoder recovered from.
+    var toldRecoveredFrame = false
     /// Drawn once: switching to it is then a copy, not a drawing.
     let unavailable: VideoFrame
     let idleFrame: VideoFrame

@@ -33,8 +33,8 @@ import Testing
         return try FileContents.read(directory.file("frame.jpg"), limit: 1 << 20)
     }
 
-    func decode(_ jpeg: [UInt8], width: Int = width, height: Int = height) throws -> [UInt8] {
-        let decoder = try MJPEGDecoder()
+    func decode(_ jpeg: [UInt8], width: Int = width, height: Int = height, with decoder: MJPEGDecoder? = nil) throws -> [UInt8] {
+        let decoder = try decoder ?? MJPEGDecoder()
         var output = [UInt8](repeating: 0, count: width * height * 2)
         var failure: MJPEGDecoder.Failure?
         jpeg.withUnsafeBytes { input in
@@ -62,6 +62,20 @@ import Testing
         }
         // Flat 8x8 blocks survive JPEG at quality 2 within a step or two of rounding.
         #expect(worst <= 3, "largest sample error \(worst)")
+    }
+
+    /// libjpeg's "Corrupt JPEG data: N extraneous bytes before marker 0xd9", common from UVC
+    /// cameras, is a warning on a whole frame: shown and counted, as ffmpeg shows it.
+    @Test func aWholeFrameWithExtraneousBytesIsShownAndCounted() throws {
+        let directory = try TemporaryDirectory()
+        let clean = try Self.jpeg(pixelFormat: "yuvj422p", chromaRows: 32, in: directory)
+        #expect(Array(clean.suffix(2)) == [0xFF, 0xD9])
+        let damaged = Array(clean.dropLast(2)) + [UInt8](repeating: 0x5A, count: 37) + [0xFF, 0xD9, 0, 0, 0]
+        let decoder = try MJPEGDecoder()
+        let shown = try decode(damaged, with: decoder)
+        #expect(shown == (try decode(clean)))
+        #expect(decoder.recoveredFrames == 1)
+        #expect(decoder.lastWarning?.contains("extraneous bytes") == true, "\(decoder.lastWarning ?? "no warning")")
     }
 
     @Test func aFrameOfAnotherSizeIsRefused() throws {
