@@ -27,6 +27,9 @@ public struct FoldEngine: Sendable {
     private var tabletModeOn = false
     private var reportedGravity: Vector3?
     private var gravityFromAccelerometers = false
+    /// iio-sensor-proxy's orientation per accelerometer, as gravity in its panel's frame: used
+    /// only when nothing measured or reported gravity.
+    private var orientationHints: [Int: Vector3] = [:]
     private var screenRotations: [Int]
     private var pinnedDisplay: Int?
     private var plugged: [Bool]
@@ -168,6 +171,8 @@ public struct FoldEngine: Sendable {
             freshReadings.insert(sensor)
             gravityFromAccelerometers = true
             return updateAccelerometerAngle()
+        case let .accelerometerOrientation(sensor, orientation):
+            orientationHints[sensor] = orientation.gravity
         case let .accelerometerLost(sensor):
             accelerometerReadings[sensor] = nil
             freshReadings.remove(sensor)
@@ -385,16 +390,33 @@ public struct FoldEngine: Sendable {
     private static func roughlyLess(_ a: Double, _ b: Double) -> Bool { a < b - 1e-9 }
 
     private func currentGravity(_ pose: RigPose) -> Vector3? {
-        guard gravityFromAccelerometers else { return reportedGravity }
+        measuredGravity(pose) ?? reportedGravity ?? hintedGravity(pose)
+    }
+
+    private func measuredGravity(_ pose: RigPose) -> Vector3? {
+        guard gravityFromAccelerometers else { return nil }
         // Swapped labels put each reading on the wrong panel: no gravity from them either.
-        if let pair = accelerometerPair, plausibility.isSetAside(.accelerometerPair(hinge: pair.hinge)) { return reportedGravity }
-        let order = accelerometerPair.map { [$0.parentSensor, $0.childSensor] } ?? Array(rig.accelerometers.indices)
-        for sensor in order {
+        if let pair = accelerometerPair, plausibility.isSetAside(.accelerometerPair(hinge: pair.hinge)) { return nil }
+        for sensor in accelerometerOrder {
             if let reading = accelerometerReadings[sensor] {
                 return pose.orientations[rig.accelerometers[sensor].panel].apply(reading)
             }
         }
-        return reportedGravity
+        return nil
+    }
+
+    /// The proxy's quarter turn, taken into the rig frame through the accelerometer's panel.
+    private func hintedGravity(_ pose: RigPose) -> Vector3? {
+        for sensor in accelerometerOrder {
+            if let hint = orientationHints[sensor] {
+                return pose.orientations[rig.accelerometers[sensor].panel].apply(hint)
+            }
+        }
+        return nil
+    }
+
+    private var accelerometerOrder: [Int] {
+        accelerometerPair.map { [$0.parentSensor, $0.childSensor] } ?? Array(rig.accelerometers.indices)
     }
 
     /// World up (against gravity) brought to the top. Without gravity, or with gravity along

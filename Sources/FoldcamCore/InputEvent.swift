@@ -14,6 +14,10 @@ public enum InputEvent: Sendable, Equatable {
     /// An accelerometer reading: gravity in its own panel's frame, mount matrix applied.
     case accelerometer(sensor: Int, reading: Vector3)
     case accelerometerLost(sensor: Int)
+    /// iio-sensor-proxy's quarter-turn orientation of an accelerometer it holds (read over D-Bus
+    /// while foldcam's own reads of it fail): a hint of gravity for rotation only, never paired
+    /// into a hinge angle; `undefined` withdraws it.
+    case accelerometerOrientation(sensor: Int, orientation: ProxyOrientation)
     /// Clockwise degrees the display's content is turned (0, 90, 180, 270).
     case screenRotation(display: Int, degrees: Int)
     /// A client pins the viewed display, or unpins with nil.

@@ -6,7 +6,7 @@ public struct Scenario: Sendable {
 
     static let stepKeys = [
         "hinge", "hingeLost", "switches", "gravity", "accelerometers", "accelerometerLost",
-        "screenRotation", "pinView", "unplug", "plug", "busy", "release", "output", "wait", "presence",
+        "accelerometerOrientation", "screenRotation", "pinView", "unplug", "plug", "busy", "release", "output", "wait", "presence",
     ]
 
     /// Decodes and checks every step against the rig; all problems are reported together.
@@ -58,6 +58,15 @@ public struct Scenario: Sendable {
                 }
             case "accelerometerLost":
                 if let sensor = value.reference(ids.accelerometers, kind: "accelerometer") { events.append(.accelerometerLost(sensor: sensor)) }
+            case "accelerometerOrientation":
+                for (sensorID, text) in value.members() ?? [] {
+                    guard let sensor = ids.accelerometers.resolve(sensorID, at: text, kind: "accelerometer"), let word = text.string() else { continue }
+                    do {
+                        events.append(.accelerometerOrientation(sensor: sensor, orientation: try ProxyOrientation(parsing: word)))
+                    } catch {
+                        text.collector.add(text.path, error.message)
+                    }
+                }
             case "screenRotation":
                 for (displayID, degrees) in value.members() ?? [] {
                     guard let display = ids.displays.resolve(displayID, at: degrees, kind: "display"), let turn = degrees.integer() else { continue }

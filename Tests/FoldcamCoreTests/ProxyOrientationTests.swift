@@ -34,4 +34,50 @@ import Testing
             #expect(error.description.contains("did you mean \"bottom-up\""))
         }
     }
+
+    // -- In the engine: a hint for rotation when nothing measured gravity --------------------
+
+    static func convertible() throws -> (engine: FoldEngine, display: Int, base: Int) {
+        let rig = try #require(try RigPresets.rig("convertible"))
+        var engine = FoldEngine(rig: rig)
+        _ = engine.apply(.hingeAngle(hinge: 0, degrees: 180))
+        return (engine, try #require(rig.accelerometerIndex("display")), try #require(rig.accelerometerIndex("base")))
+    }
+
+    @Test func theProxysTurnSetsGravityAndCaptureRotation() throws {
+        var (engine, display, _) = try Self.convertible()
+        #expect(engine.state.gravity == nil)
+        _ = engine.apply(.accelerometerOrientation(sensor: display, orientation: .normal))
+        let upright = engine.state
+        _ = engine.apply(.accelerometerOrientation(sensor: display, orientation: .leftUp))
+        let turned = engine.state
+        #expect(upright.gravity != nil && turned.gravity != nil && upright.gravity != turned.gravity)
+        #expect(upright.cameras.map(\.captureRotation) != turned.cameras.map(\.captureRotation), "\(upright.cameras) \(turned.cameras)")
+        // Lying flat (undefined) withdraws the hint.
+        _ = engine.apply(.accelerometerOrientation(sensor: display, orientation: .undefined))
+        #expect(engine.state.gravity == nil)
+    }
+
+    @Test func measuredGravityWinsAndAHintIsNeverAHingeAngle() throws {
+        var (engine, display, base) = try Self.convertible()
+        _ = engine.apply(.hingeSensorLost(hinge: 0))
+        let angles = engine.state.hingeAngles
+        // Two hints, as two quarter turns a hinge apart, give no hinge angle.
+        _ = engine.apply(.accelerometerOrientation(sensor: display, orientation: .leftUp))
+        _ = engine.apply(.accelerometerOrientation(sensor: base, orientation: .normal))
+        #expect(engine.state.hingeAngles == angles)
+        // A real reading of the display accelerometer wins over its hint.
+        _ = engine.apply(.accelerometer(sensor: display, reading: Vector3(0, -9.8, 0)))
+        var withoutHint = try Self.convertible().engine
+        _ = withoutHint.apply(.hingeSensorLost(hinge: 0))
+        _ = withoutHint.apply(.accelerometer(sensor: display, reading: Vector3(0, -9.8, 0)))
+        #expect(engine.state.gravity == withoutHint.state.gravity)
+    }
+
+    @Test func aScenarioStepGivesTheProxysOrientation() throws {
+        let rig = try #require(try RigPresets.rig("convertible"))
+        let scenario = try Scenario.decode(json: #"{"steps": [{"accelerometerOrientation": {"display": "left-up"}}]}"#, rig: rig)
+        #expect(scenario.steps == [[.accelerometerOrientation(sensor: rig.accelerometerIndex("display")!, orientation: .leftUp)]])
+        #expect(throws: DocumentErrors.self) { try Scenario.decode(json: #"{"steps": [{"accelerometerOrientation": {"display": "left"}}]}"#, rig: rig) }
+    }
 }

@@ -62,7 +62,7 @@ final class DaemonMetrics {
         case .cameraPlugged, .cameraUnplugged: return .unplug
         case .cameraBusy: return .busy
         case .screenRotation: return .rotation
-        case .gravity, .accelerometer, .accelerometerLost: return .sensor
+        case .gravity, .accelerometer, .accelerometerLost, .accelerometerOrientation: return .sensor
         default: return .other
         }
     }
