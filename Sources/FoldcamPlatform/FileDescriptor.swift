@@ -27,6 +27,11 @@ public final class FileDescriptor: @unchecked Sendable {
         owns = false
     }
 
+    /// A descriptor a library owns and closes (sd-bus's socket), to watch in an event loop.
+    package static func borrowing(_ rawValue: Int32, subject: String) -> FileDescriptor {
+        FileDescriptor(borrowing: rawValue, subject: subject)
+    }
+
     /// The standard streams: written and read through the same funnel, never closed.
     package static let standardInput = FileDescriptor(borrowing: 0, subject: "standard input")
     package static let standardOutput = FileDescriptor(borrowing: 1, subject: "standard output")

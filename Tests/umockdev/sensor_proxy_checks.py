@@ -9,6 +9,7 @@ import struct
 import os
 import re
 import subprocess
+import time
 
 from gi.repository import Gio, GLib
 
@@ -150,13 +151,32 @@ def real_proxy(check, foldcamd, shim, rig, bus):
         sensors = sensors_by_path(report)
         check("iio-sensor-proxy integration: probe says the display accelerometer is shared with it",
               report and report.get("sensorProxy") == "running" and sensors.get(display, {}).get("sharedWith") == "iio-sensor-proxy (iio-poll-accel)", (sensors, stderr[-500:]))
-        daemon = bed.start_daemon({"rig": rig, "sensorPollMilliseconds": 20})
+        daemon = bed.start_daemon({"rig": rig, "sensorPollMilliseconds": 20, "logLevel": "info"})
         try:
             check("iio-sensor-proxy integration: foldcamd READY=1 beside it", daemon.wait_ready() is not None)
             # The hinge is not the proxy's: foldcamd reads it through its own buffer.
             bed.write_samples("iio:device0", struct.pack("<i", 120))
             state = daemon.eventually("state", lambda s: s.get("hingeSources", {}).get("fold") == "sensor")
             check("iio-sensor-proxy integration: foldcamd reads its own hinge beside the proxy", state.get("hingeSources", {}).get("fold") == "sensor", state.get("hingeSources"))
+            # The display accelerometer's orientation, asked of the proxy over D-Bus: the upright
+            # panel first, then turned so its left side is up (the proxy polls the same sysfs).
+            log_path = os.path.join(daemon.dir, "stderr")
+
+            def logged(text, timeout=20):
+                deadline = time.monotonic() + timeout
+                while time.monotonic() < deadline:
+                    with open(log_path) as f:
+                        if text in f.read():
+                            return True
+                    GLib.MainContext.default().iteration(False)
+                    bed.turn(0.05)
+                return False
+            check("iio-sensor-proxy integration: foldcamd follows the proxy's orientation over D-Bus (normal)",
+                  logged("iio-sensor-proxy: accelerometer orientation normal"), open(log_path).read()[-1500:])
+            bed.set_attribute(display, "in_accel_x_raw", 1000)
+            bed.set_attribute(display, "in_accel_y_raw", 0)
+            check("iio-sensor-proxy integration: a turn the proxy sees reaches foldcamd as a PropertiesChanged (left-up)",
+                  logged("iio-sensor-proxy: accelerometer orientation left-up"), open(log_path).read()[-1500:])
             has = bus.call(PROXY_NAME, sensor_path, "org.freedesktop.DBus.Properties", "Get", GLib.Variant("(ss)", (sensor_interface, "HasAccelerometer")), "(v)")[0]
             check("iio-sensor-proxy integration: the proxy still has its accelerometer with foldcamd running", has is True and proxy.poll() is None, has)
         finally:

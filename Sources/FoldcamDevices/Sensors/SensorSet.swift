@@ -20,6 +20,9 @@ final class SensorSet {
     /// proxy started after foldcamd is seen too.
     private let lookUpProxy: () -> SensorProxyStatus
     private var entries: [String: Entry] = [:]
+    /// The display accelerometer iio-sensor-proxy reads (by its label, as the proxy chooses it),
+    /// with the rig accelerometer it is: its orientation can be asked of the proxy over D-Bus.
+    private(set) var proxyAccelerometer: (syspath: String, sensor: Int)?
 
     /// `useBuffers` false for one-shot reads (`foldcamd --probe`), which must not reconfigure buffers.
     /// `pollFloorMilliseconds` is `sensorPollMilliseconds` (the configuration's default, 50, unless given).
@@ -79,6 +82,9 @@ final class SensorSet {
         deviceOptions.sharing = sharing(record)
         if let holder = deviceOptions.sharing.holder {
             context.log.notice("IIO device \(record.syspath) is shared with \(holder), which runs: foldcam reads it by polled sysfs reads and leaves its IIO buffer to the proxy")
+            if case let .accelerometer(sensor, location, _, _) = role, location == "display", proxyAccelerometer == nil {
+                proxyAccelerometer = (record.syspath, sensor)
+            }
         }
         var failure: DeviceError?
         for driver in SensorDrivers.table where driver.discover(record, role: role, options: deviceOptions) {
@@ -99,7 +105,8 @@ final class SensorSet {
 
     /// A device went away: its hinge or accelerometer falls back to the next input.
     func remove(syspath: String) -> [InputEvent] {
-        entries.removeValue(forKey: syspath)?.driver.close() ?? []
+        if proxyAccelerometer?.syspath == syspath { proxyAccelerometer = nil }
+        return entries.removeValue(forKey: syspath)?.driver.close() ?? []
     }
 
     /// Reads every polled sensor once (hinge sensors only while no switch overrides them).

@@ -39,6 +39,8 @@ final class HardwareMonitor {
     private var pollTimerPeriod: Int?
     private let busyTimer: Timer
     private var busyTimerArmed = false
+    /// iio-sensor-proxy's orientation of the display accelerometer it holds, while it holds one.
+    private var proxyReader: ProxyOrientationReader?
     private let clock = MonotonicClock()
     private let start: MonotonicInstant
 
@@ -255,6 +257,7 @@ final class HardwareMonitor {
     private func addSensor(_ record: UdevRecord) {
         defer { updatePollTimer() }
         post(sensors.add(record, atMilliseconds: now))
+        startProxyReaderIfShared()
         guard let descriptor = sensors.descriptor(record.syspath) else { return }
         do {
             try loop.register(descriptor) { [unowned self] _ in
@@ -273,7 +276,42 @@ final class HardwareMonitor {
         // Stop watching before the driver closes its descriptor.
         if let descriptor = sensors.descriptor(syspath) { loop.unregister(descriptor) }
         defer { updatePollTimer() }
-        return sensors.remove(syspath: syspath)
+        let events = sensors.remove(syspath: syspath)
+        return events + (sensors.proxyAccelerometer == nil ? stopProxyReader() : [])
+    }
+
+    /// Where iio-sensor-proxy holds the display accelerometer, its orientation is asked of it
+    /// over D-Bus (a rotation hint for when foldcam's own reads of it fail).
+    private func startProxyReaderIfShared() {
+        guard proxyReader == nil, let shared = sensors.proxyAccelerometer else { return }
+        let reader: ProxyOrientationReader
+        do {
+            reader = try ProxyOrientationReader(sensor: shared.sensor, log: log)
+            try loop.register(reader.descriptor) { [unowned self] _ in self.readProxy() }
+        } catch {
+            log.notice("iio-sensor-proxy's accelerometer orientation is not used: \(error)")
+            return
+        }
+        proxyReader = reader
+        log.info("accelerometer \(rig.accelerometers[shared.sensor].id): iio-sensor-proxy's orientation followed over D-Bus (a rotation hint while foldcam's own reads give nothing)")
+        readProxy()
+    }
+
+    private func readProxy() {
+        guard let reader = proxyReader else { return }
+        do {
+            post(try reader.readReady())
+        } catch {
+            log.warning("iio-sensor-proxy's connection failed (\(error)); its accelerometer orientation is withdrawn")
+            post(stopProxyReader())
+        }
+    }
+
+    private func stopProxyReader() -> [InputEvent] {
+        guard let reader = proxyReader else { return [] }
+        loop.unregister(reader.descriptor)
+        proxyReader = nil
+        return [.accelerometerOrientation(sensor: reader.sensor, orientation: .undefined)]
     }
 
     private func armBusyRetryIfNeeded(force: Bool = false) {

@@ -60,6 +60,25 @@ cpu_ns() {
 # writes_in LOG FROM: distinct loopback sequence numbers in LOG's frame lines after line FROM (the
 # frames the producer wrote; a frame v4l2loopback repeats keeps its number).
 writes_in() { tail -n +"$(($2 + 1))" "$1" | awk '$1 == "frame" { seen[$10] = 1 } END { print length(seen) }'; }
+# rearm_output: v4l2loopback 0.12.7 marks an opener as the writer only at VIDIOC_STREAMON and
+# offers output again when a writer closes; ffmpeg writes with write(2), so once it and every
+# reader have gone the device offers neither output nor capture, and the next ffmpeg's
+# VIDIOC_G_FMT(OUTPUT) gets EINVAL. A fresh opener's STREAMON(OUTPUT) (refused for want of a
+# format, but marked the writer) and its close restore output; a QUERYCAP then publishes the caps
+# the v4l2 core checks ioctls against.
+rearm_output() {
+    python3 - "$webcam" <<'EOF'
+import fcntl, os, struct, sys
+VIDIOC_STREAMON = 0x40045612  # _IOW('V', 18, int)
+fd = os.open(sys.argv[1], os.O_RDWR)
+try:
+    fcntl.ioctl(fd, VIDIOC_STREAMON, struct.pack("i", 2))  # V4L2_BUF_TYPE_VIDEO_OUTPUT
+except OSError:
+    pass
+os.close(fd)
+EOF
+    v4l2-ctl -d "$webcam" -D > /dev/null 2>&1 || true
+}
 opened_by_anyone() { find /proc/[0-9]*/fd -maxdepth 1 -lname "$webcam" 2> /dev/null | grep -q .; }
 held_webcam() { find /proc/"$VCAM_PID"/fd -maxdepth 1 -lname "$webcam" 2> /dev/null | grep -q .; }
 # streaming_size W H: the loopback offers capture, at W x H MJPG (the feeder of this size wrote).
@@ -86,11 +105,8 @@ json.dump(rig, open(sys.argv[2], "w"))
 EOF
     fi
     stop_feeder
-    # v4l2loopback 0.12.7 frees the format once the last opener has gone, but updates the caps the
-    # v4l2 core checks ioctls against only on VIDIOC_QUERYCAP: until someone asks, the device is
-    # still capture-only and a new writer's VIDIOC_G_FMT(OUTPUT) gets EINVAL. Ask once it is free.
     wait_until 30 eval '! opened_by_anyone' || problems+=("$size: $webcam still open 30 s after the last run: $(find /proc/[0-9]*/fd -lname "$webcam" 2> /dev/null | tr '\n' ' ')")
-    v4l2-ctl -d "$webcam" -D > /dev/null 2>&1 || true
+    rearm_output
     ffmpeg -nostdin -loglevel error -re -stream_loop -1 -f mjpeg -framerate 30 -i "$stream" -c:v copy \
         -f v4l2 "$webcam" 2> "$VCAM_DIR/feeder-$size.err" &
     feeder=$!
@@ -150,7 +166,9 @@ EOF
         -i "$webcam" -frames:v "$frames" -f null - 2> "$VCAM_DIR/ffmpeg-$size.err"; } 2>&1)
     theirs=$(awk -v u="${times% *}" -v s="${times#* }" -v n="$frames" 'BEGIN { printf "%.2f", (u + s) * 1000 / n }')
     info "$size: ffmpeg used $theirs ms CPU per decoded frame ($frames frames, start included); foldcamd/ffmpeg $(awk -v a="$ours" -v b="$theirs" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')"
-    if ffmpeg -nostdin -loglevel error -f v4l2 -input_format mjpeg -i "$webcam" -frames:v 3 -pix_fmt yuyv422 \
+    # The colours from the stream file itself: read back from the loopback, a starved guest can
+    # hand ffmpeg a frame the feeder is overwriting.
+    if ffmpeg -nostdin -loglevel error -f mjpeg -i "$stream" -frames:v 3 -pix_fmt yuyv422 \
         -f rawvideo -y "$VCAM_DIR/ffmpeg-$size.raw" 2>> "$VCAM_DIR/ffmpeg-$size.err"; then
         reference=$("$E2E_TOOLS/frame-colours" "$VCAM_DIR/ffmpeg-$size.raw" "$w" "$h" | tail -n 1)
         rm -f "$VCAM_DIR/ffmpeg-$size.raw"
