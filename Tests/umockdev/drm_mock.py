@@ -12,6 +12,7 @@ gi.require_version("UMockdev", "1.0")
 from gi.repository import UMockdev  # noqa: E402
 
 GETRESOURCES, GETCONNECTOR, GETPROPERTY = 0xA0, 0xA7, 0xAA
+DROP_MASTER = 0x1F  # _IO('d', 0x1f): no argument
 CONNECTOR_TYPES = {"eDP": 14, "DSI": 16, "HDMI-A": 11}
 PROP_ENUM = 1 << 3
 ORIENTATION_ID = 40
@@ -25,6 +26,9 @@ class Card:
         self.connectors = connectors
         self.seen = []
         self.probed = False  # a GETCONNECTOR with count_modes 0 would make the kernel probe
+        # Whether the next opener is DRM master, as the kernel makes a card's first opener when
+        # none holds it (umockdev shows no opens: a test sets it before the opener runs).
+        self.master = False
 
 
 class Handler(UMockdev.IoctlBase):
@@ -35,6 +39,11 @@ class Handler(UMockdev.IoctlBase):
     def do_handle_ioctl(self, client):
         request = client.get_request()
         kind, number, size = (request >> 8) & 0xFF, request & 0xFF, (request >> 16) & 0x3FFF
+        if kind == ord("d") and number == DROP_MASTER and size == 0:
+            self.card.seen.append(number)
+            was_master, self.card.master = self.card.master, False
+            client.complete(0 if was_master else -1, 0 if was_master else errno.EINVAL)
+            return True
         if kind != ord("d") or number not in (GETRESOURCES, GETCONNECTOR, GETPROPERTY):
             client.complete(-1, errno.ENOTTY)
             return True

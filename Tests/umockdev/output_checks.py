@@ -147,6 +147,8 @@ def run(report_check, foldcamd, shim, rig):
     report, stderr, code = turned.probe(rig_path)
     details = {n["id"]: n.get("detail") for n in (report or {}).get("needs", []) if n.get("kind") == "output"}
     check("panel orientation: probe shows the kernel's", details.get("inner") == "card0-eDP-1: on, panel orientation 270° clockwise", (details, stderr[-500:]))
+    card.seen.clear()
+    card.master = True  # no compositor holds the card: the daemon's open makes it master
     daemon = turned.start_daemon({"rig": rig_path})
     try:
         check("panel orientation: READY=1 sent", daemon.wait_ready() is not None)
@@ -157,11 +159,28 @@ def run(report_check, foldcamd, shim, rig):
               (displays.get("outer", {}).get("mountRotation"), displays.get("outer", {}).get("mountRotationSource")) == (0, "rig"), displays)
         check("panel orientation: read with the KMS getters, never forcing a connector probe",
               drm_mock.GETPROPERTY in card.seen and not card.probed, (card.seen, card.probed))
+        # Once per card appearance: the card's change uevents (each connector change sends one)
+        # ask no KMS getter again; its remove (a driver reloaded) makes the next scan ask again.
+        getters = len([n for n in card.seen if n != drm_mock.DROP_MASTER])
+        for value in ("Off", "On", "Off"):
+            turned.set_attribute(CARD + "/card0-eDP-2", "dpms", value)
+            hotplug(turned)
+        daemon.eventually("state", lambda s: outputs(s).get("outer", ("",))[0] == "off")
+        check("panel orientation: asked once per card: change uevents open the card no more",
+              len([n for n in card.seen if n != drm_mock.DROP_MASTER]) == getters and card.seen.count(drm_mock.DROP_MASTER) == 1, card.seen)
+        turned.set_attribute(CARD + "/card0-eDP-2", "dpms", "On")
+        turned.testbed.uevent(CARD, "remove")
+        turned.testbed.uevent(CARD, "add")
+        daemon.eventually("state", lambda s: outputs(s).get("outer", ("",))[0] == "on")
+        check("panel orientation: a card removed and back (same number) is asked again, once",
+              card.seen.count(drm_mock.DROP_MASTER) == 2 and len([n for n in card.seen if n != drm_mock.DROP_MASTER]) == 2 * getters, card.seen)
     finally:
         code, log = daemon.stop()
         os.unlink(rig_path)
         os.rmdir(directory)
     check("panel orientation: the daemon stopped cleanly", code == 0, log[-1500:])
+    check("panel orientation: opening the card made foldcamd DRM master; it dropped that at once",
+          log.count("/dev/dri/card0: opening it made foldcamd DRM master") == 1 and card.seen[0] == drm_mock.DROP_MASTER, (card.seen[:3], log[-1500:]))
 
     # No DRM card (a container): nothing is claimed, decisions as without outputs.
     bare = Bed(foldcamd, shim)

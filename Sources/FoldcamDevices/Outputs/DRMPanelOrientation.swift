@@ -7,12 +7,14 @@ import FoldcamPlatform
 /// and 32-bit ABI (fixed-size fields, pointers passed as u64). Blocking: device thread only.
 enum DRMPanelOrientation {
     /// Connector name → clockwise mount rotation, for the connectors in `names` that have the
-    /// property. Never forces a probe of the connectors (GETCONNECTOR with room for one mode,
-    /// as libdrm's drmModeGetConnectorCurrent does).
-    static func read(node: String, names: Set<String>) throws(SystemCallError) -> [String: Int] {
+    /// property, and whether opening the node had made foldcamd DRM master (dropped at once).
+    /// Never forces a probe of the connectors (GETCONNECTOR with room for one mode, as libdrm's
+    /// drmModeGetConnectorCurrent does).
+    static func read(node: String, names: Set<String>) throws(SystemCallError) -> (orientations: [String: Int], droppedMaster: Bool) {
         // Read-only and non-blocking: the getters need no more, and nothing here may wait.
         let file = try FileDescriptor.open(node, .readOnly, nonBlocking: true)
         let fd = file.rawValue
+        let droppedMaster = dropMaster(fd, node)
         var result: [String: Int] = [:]
         for connector in try connectorIDs(fd, node) {
             guard let (name, properties) = try connectorProperties(fd, node, id: connector), names.contains(name) else { continue }
@@ -23,11 +25,29 @@ enum DRMPanelOrientation {
                 }
             }
         }
-        return result
+        return (result, droppedMaster)
+    }
+
+    /// The kernel makes the first opener of a primary node DRM master when the card has none
+    /// (drm_master_open; a card before its compositor starts, or between two sessions): held
+    /// even for these few getters, a compositor or logind starting meanwhile would fail to
+    /// take the card (SET_MASTER answers EBUSY). Dropped right after the open; EINVAL says we
+    /// were not master, and any other answer changes nothing the getters need.
+    private static func dropMaster(_ fd: Int32, _ node: String) -> Bool {
+        let unused = Buffer(8)
+        do {
+            try unused.ioctl(fd, dropMasterRequest, "DRM_IOCTL_DROP_MASTER", node)
+            return true
+        } catch {
+            return false
+        }
     }
 
     /// _IOWR('d', number, size).
     static func request(_ number: UInt, size: UInt) -> UInt { (3 << 30) | (size << 16) | (0x64 << 8) | number }
+
+    /// _IO('d', 0x1f): no argument.
+    static let dropMasterRequest: UInt = (0x64 << 8) | 0x1F
 
     static let getResources = request(0xA0, size: 64)
     static let getConnector = request(0xA7, size: 80)

@@ -38,9 +38,10 @@ public enum DeviceProbe {
         }
         let outputs = OutputTracker(rig: rig)
         if outputs.watches {
-            let (connectors, cardsSeen, failures) = try DRMConnectors.scan(context, readEDID: outputs.readsEDID, orientationOf: outputs.orientationNeeded)
-            report.connectors = cardsSeen ? connectors : nil
-            report.orientationNotes = failures.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value); panel orientation not read" }
+            var cache = PanelOrientationCache()
+            let scan = try DRMConnectors.scan(context, readEDID: outputs.readsEDID, orientationOf: outputs.orientationNeeded, cache: &cache)
+            report.connectors = scan.cardsSeen ? scan.connectors : nil
+            report.orientationNotes = scan.failures.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value); panel orientation not read" }
             for note in report.orientationNotes { log.notice(note) }
         }
         if let model = settings.model, !model.presence.isEmpty {

@@ -21,9 +21,9 @@ final class HardwareMonitor {
     private var outputs: OutputTracker
     /// Card nodes whose panel orientations could not be read, already logged.
     private var orientationFailuresLogged: Set<String> = []
-    /// The kernel's panel orientations by `cardK-NAME`, from the last udev-driven scan (the
-    /// property is fixed: the poll does not ask again).
-    private var panelOrientations: [String: Int] = [:]
+    /// The kernel's panel orientations, asked of each card once per appearance (the property
+    /// is fixed; the poll never asks).
+    private var panelOrientations = PanelOrientationCache()
     /// The EDIDs by `cardK-NAME`, from the last udev-driven scan: reading `edid` waits on the
     /// kernel's mode-config lock, which a compositor probing an output holds, so the poll does
     /// not ask again (a panel's EDID changes only with a hotplug, which udev announces).
@@ -105,7 +105,7 @@ final class HardwareMonitor {
         }
         try loop.register(outputTimer.descriptor) { [unowned self] _ in
             _ = self.outputTimer.acknowledge()
-            self.scanOutputs(orientations: false)
+            self.scanOutputs(udevEvent: false)
         }
         armOutputPoll()
         try loop.register(stop.descriptor) { [unowned self] _ in
@@ -170,7 +170,11 @@ final class HardwareMonitor {
                 armBusyRetryIfNeeded()
             case ("drm", _):
                 // Hotplug and property changes come on the card (HOTPLUG=1), connectors come
-                // and go with MST: every connector is read again.
+                // and go with MST: every connector is read again. A card removed is asked its
+                // panel orientations again when it comes back.
+                if action == "remove", ConnectorRecord.split(sysname: device.sysname) == nil {
+                    panelOrientations.forget(sysname: device.sysname)
+                }
                 scanOutputs()
                 armOutputPoll()
                 continue
@@ -195,32 +199,30 @@ final class HardwareMonitor {
     }
 
     /// Reads the DRM connectors and posts each display's output that changed. Without any DRM
-    /// card nothing is posted: outputs stay `unknown` (docs/model.md, "Outputs"). The panel
-    /// orientation is asked of the card only on udev events (`orientations`).
-    private func scanOutputs(orientations: Bool = true) {
+    /// card nothing is posted: outputs stay `unknown` (docs/model.md, "Outputs"). A new card's
+    /// panel orientations and the EDIDs are read only on udev events (`udevEvent`).
+    private func scanOutputs(udevEvent: Bool = true) {
         guard outputs.watches else { return }
         do {
-            var (connectors, cardsSeen, failures) = try DRMConnectors.scan(
-                context, readEDID: orientations && outputs.readsEDID, orientationOf: orientations ? outputs.orientationNeeded : [])
-            if orientations {
-                panelOrientations = [:]
+            var scan = try DRMConnectors.scan(
+                context, readEDID: udevEvent && outputs.readsEDID, orientationOf: outputs.orientationNeeded,
+                cache: &panelOrientations, readCards: udevEvent)
+            if udevEvent {
                 edids = [:]
-                for connector in connectors {
-                    panelOrientations["\(connector.card)-\(connector.name)"] = connector.panelOrientation
-                    edids["\(connector.card)-\(connector.name)"] = connector.edid
-                }
+                for connector in scan.connectors { edids["\(connector.card)-\(connector.name)"] = connector.edid }
             } else {
-                for index in connectors.indices {
-                    let key = "\(connectors[index].card)-\(connectors[index].name)"
-                    connectors[index].panelOrientation = panelOrientations[key]
-                    connectors[index].edid = edids[key]
+                for index in scan.connectors.indices {
+                    scan.connectors[index].edid = edids["\(scan.connectors[index].card)-\(scan.connectors[index].name)"]
                 }
             }
-            outputsSeen = cardsSeen
-            for (node, error) in failures.sorted(by: { $0.key < $1.key }) where orientationFailuresLogged.insert(node).inserted {
+            outputsSeen = scan.cardsSeen
+            for node in scan.droppedMaster {
+                log.info("\(node): opening it made foldcamd DRM master (no compositor holds the card); dropped at once")
+            }
+            for (node, error) in scan.failures.sorted(by: { $0.key < $1.key }) where orientationFailuresLogged.insert(node).inserted {
                 log.notice("\(node): \(error); the kernel's panel orientation is not read (give the displays a \"mountRotation\" in the rig if a panel is mounted turned)")
             }
-            let (events, notes) = outputs.update(connectors, cardsSeen: cardsSeen)
+            let (events, notes) = outputs.update(scan.connectors, cardsSeen: scan.cardsSeen)
             for note in notes { log.notice(note) }
             post(events)
         } catch {

@@ -20,6 +20,9 @@ final class UdevDevice {
     var subsystem: String? { string(udev_device_get_subsystem(handle)) }
     /// - SeeAlso: man udev_device_get_devnode(3)
     var devnode: String? { string(udev_device_get_devnode(handle)) }
+    /// The device number (major and minor, as dev_t); 0 for a device without a node.
+    /// - SeeAlso: man udev_device_get_devnum(3)
+    var devnum: UInt64 { UInt64(udev_device_get_devnum(handle)) }
     /// "add", "remove", "change", ... for devices from a monitor; nil for enumerated ones.
     /// - SeeAlso: man udev_device_get_action(3)
     var action: String? { string(udev_device_get_action(handle)) }
