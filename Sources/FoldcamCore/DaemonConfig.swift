@@ -49,6 +49,10 @@ public struct DaemonConfig: Sendable, Equatable {
     /// How the virtual camera's frames reach the loopback: zero-copy where the drivers allow it
     /// ("auto"), or always one copy ("copy") (docs/virtual-camera.md, "Zero-copy forwarding").
     public var virtualCameraForwarding: VirtualCameraForwarding = .auto
+    /// Which sinks carry the virtual cameras: `loopback` (foldcamd feeds v4l2loopback devices)
+    /// and/or `pipewire` (the user-session companion foldcam-pipewire publishes nodes). Without
+    /// `loopback`, foldcamd neither looks for nor feeds a loopback, and its absence is no fault.
+    public var sinks: [SinkKind] = [.loopback]
     /// Where the persisted pin and screen rotations are kept. nil: systemd's $STATE_DIRECTORY
     /// when set (the package's unit: /var/lib/foldcam), else nothing is kept.
     public var stateDirectory: String?
@@ -70,6 +74,14 @@ public struct DaemonConfig: Sendable, Equatable {
         case copy
     }
 
+    /// The values of `sinks`.
+    public enum SinkKind: String, Sendable, Equatable, CaseIterable {
+        case loopback, pipewire
+    }
+
+    /// Whether foldcamd feeds v4l2loopback devices.
+    public var feedsLoopback: Bool { sinks.contains(.loopback) }
+
     public enum CameraMode: String, Sendable, Equatable, CaseIterable {
         case virtual, individual
     }
@@ -89,7 +101,7 @@ public struct DaemonConfig: Sendable, Equatable {
         let root = JSONCursor(value: value, path: "", collector: collector)
         var config = DaemonConfig()
         if root.isObject() {
-            root.checkKeys(["rig", "group", "maxClients", "maxClientsPerUser", "reservedClients", "requestTimeoutSeconds", "metricsDirectory", "metricsIntervalSeconds", "clientStuckSeconds", "logLevel", "seat", "loopbackLabel", "loopbackDevice", "sensorPollMilliseconds", "cameraMode", "cameraIdleGraceMilliseconds", "snapshotSettleFrames", "virtualCameraForwarding", "stateDirectory", "virtualCameras"])
+            root.checkKeys(["rig", "group", "maxClients", "maxClientsPerUser", "reservedClients", "requestTimeoutSeconds", "metricsDirectory", "metricsIntervalSeconds", "clientStuckSeconds", "logLevel", "seat", "loopbackLabel", "loopbackDevice", "sensorPollMilliseconds", "cameraMode", "cameraIdleGraceMilliseconds", "snapshotSettleFrames", "virtualCameraForwarding", "stateDirectory", "virtualCameras", "sinks"])
             if let cursor = root.field("cameraMode"), let text = cursor.string() {
                 if let mode = CameraMode(rawValue: text) { config.cameraMode = mode } else { collector.add(cursor.path, "unknown mode \"\(text)\" (expected one of: virtual, individual)") }
             }
@@ -161,7 +173,32 @@ public struct DaemonConfig: Sendable, Equatable {
                 }
             }
         }
+        if let cursor = root.field("sinks") { config.sinks = decodeSinks(cursor) ?? config.sinks }
         guard collector.errors.isEmpty else { throw collector.reported }
         return config
+    }
+
+    /// `["loopback", "pipewire"]`: at least one, each known and named once.
+    private static func decodeSinks(_ cursor: JSONCursor) -> [SinkKind]? {
+        guard let items = cursor.array() else { return nil }
+        let names = SinkKind.allCases.map(\.rawValue)
+        guard !items.isEmpty else {
+            cursor.collector.add(cursor.path, "names no sink: give at least one of \(names.joined(separator: ", "))")
+            return nil
+        }
+        var sinks: [SinkKind] = []
+        for item in items {
+            guard let text = item.string() else { continue }
+            guard let sink = SinkKind(rawValue: text) else {
+                item.collector.add(item.path, "unknown sink \(ClientText.quoted(text))\(NearestName.hint(for: text, among: names)) (expected one of: \(names.joined(separator: ", ")))")
+                continue
+            }
+            if sinks.contains(sink) {
+                item.collector.add(item.path, "\(text) is named twice")
+            } else {
+                sinks.append(sink)
+            }
+        }
+        return sinks
     }
 }

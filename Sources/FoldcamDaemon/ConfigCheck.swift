@@ -55,7 +55,10 @@ public struct ConfigCheck: Sendable {
             }
         }
         if !simulate { warnings += Self.outputWarnings(rig, drmEntries: Directory.names(in: "/sys/class/drm")) }
-        if config.cameraMode == .virtual, config.virtualCameraForwarding == .auto, !simulate, let warning = Self.loopbackBufferWarning() {
+        if config.cameraMode == .virtual {
+            notes.append(Self.sinksNote(config))
+        }
+        if config.cameraMode == .virtual, config.feedsLoopback, config.virtualCameraForwarding == .auto, !simulate, let warning = Self.loopbackBufferWarning() {
             warnings.append(warning)
         }
         if let directory = config.metricsDirectory {
@@ -67,13 +70,23 @@ public struct ConfigCheck: Sendable {
             }
         }
         warnings += Self.directoryWarnings(config)
-        for node in config.virtualCameras.compactMap(\.loopbackDevice) where !simulate {
+        for node in config.virtualCameras.compactMap(\.loopbackDevice) where !simulate && config.feedsLoopback {
             switch PathKind.of(node) {
             case .characterDevice: break
             case .missing: warnings.append("loopbackDevice \(node) does not exist now: the virtual camera's readiness stays interrupted (outputFailed) until v4l2loopback provides it and foldcamd is restarted")
             default: warnings.append("loopbackDevice \(node) is not a character device")
             }
         }
+    }
+
+    /// Which sinks carry the virtual cameras, and who feeds each.
+    static func sinksNote(_ config: DaemonConfig) -> String {
+        config.sinks.map { sink in
+            switch sink {
+            case .loopback: return "sink loopback: foldcamd feeds a v4l2loopback device per virtual camera"
+            case .pipewire: return "sink pipewire: foldcam-pipewire publishes a node per virtual camera in each user's session (foldcamd sees it only when it reports; foldcamctl status)"
+            }
+        }.joined(separator: "\n")
     }
 
     /// The state and metrics directories along their whole paths (`DirectorySafety`): one the

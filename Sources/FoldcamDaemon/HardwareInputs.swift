@@ -69,7 +69,7 @@ final class HardwareInputs {
     /// loopback being fed is not opened again).
     private func settings(_ config: DaemonConfig) -> DeviceSettings {
         var settings = DeviceSettings(config: config)
-        let labels = config.cameraMode == .virtual ? config.virtualCameras.filter { $0.loopbackDevice == nil }.map(\.loopbackLabel) : []
+        let labels = config.cameraMode == .virtual && config.feedsLoopback ? config.virtualCameras.filter { $0.loopbackDevice == nil }.map(\.loopbackLabel) : []
         asked = daemon.loopbacks.unknown(among: labels)
         settings.locateLoopbacks = asked
         return settings

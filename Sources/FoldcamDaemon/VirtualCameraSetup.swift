@@ -43,6 +43,10 @@ enum VirtualCameraSetup {
             problem(.unsupportedFormat)
             return nil
         }
+        guard config.feedsLoopback || explicitNode != nil else {
+            log.info("\(label): feeds no v4l2loopback device (\"sinks\": \(config.sinks.map { "\"\($0.rawValue)\"" }.joined(separator: ", "))); foldcam-pipewire publishes it in the user's session")
+            return nil
+        }
         let node = explicitNode ?? spec.loopbackDevice ?? located
         guard let node else {
             let fix = "load v4l2loopback with card_label=\"\(spec.loopbackLabel)\" to enable it"

@@ -47,13 +47,18 @@ struct SinkReportTests {
     @Test("a client changing its report in a loop cannot flood the journal: its lines keep to the user's log budget")
     func reportLogsAreBudgeted() throws {
         let daemon = try RunningDaemon()
+        let lines = try Self.reportTwelveTimes(daemon)
+        #expect(lines.count == 5, "\(lines)")
+    }
+
+    /// A companion flips its report 12 times; the sink lines the journal got.
+    static func reportTwelveTimes(_ daemon: RunningDaemon) throws -> [Substring] {
         let companion = try daemon.connect()
         for index in 0..<12 {
             _ = try companion.result("reportSinks", Self.report(Self.sink("viewed", "foldcam.viewed", index % 2 == 0 ? "idle" : "streaming")))
         }
         #expect(daemon.waitForLog("(further such lines held back for"), "\(daemon.stderr)")
-        let lines = daemon.stderr.split(separator: "\n").filter { $0.contains("sinks: uid") && $0.contains(" reports ") }
-        #expect(lines.count == 5, "\(lines)")
+        return daemon.stderr.split(separator: "\n").filter { $0.contains("sinks: uid") && $0.contains(" reports ") }
     }
 
     @Test("sink reports share the one log budget of their user with everything else it causes, on any connection")
@@ -64,12 +69,7 @@ struct SinkReportTests {
             #expect(other.sendLine("not json"))
             _ = try other.readMessage()
         }
-        let companion = try daemon.connect()
-        for index in 0..<12 {
-            _ = try companion.result("reportSinks", Self.report(Self.sink("viewed", "foldcam.viewed", index % 2 == 0 ? "idle" : "streaming")))
-        }
-        #expect(daemon.waitForLog("(further such lines held back for"), "\(daemon.stderr)")
-        let lines = daemon.stderr.split(separator: "\n").filter { $0.contains("sinks: uid") && $0.contains(" reports ") }
+        let lines = try Self.reportTwelveTimes(daemon)
         #expect(lines.count == 2, "three bad requests used three of the user's five lines: \(lines)")
     }
 

@@ -63,3 +63,13 @@ import Testing
         #expect(ConfigCheck.modeNotes(rig).count == 1)
     }
 }
+
+/// `--check-config` names each configured sink and who feeds it.
+@Suite struct SinkNotesTests {
+    @Test func eachSinkIsNamed() throws {
+        var config = DaemonConfig()
+        #expect(ConfigCheck.sinksNote(config) == "sink loopback: foldcamd feeds a v4l2loopback device per virtual camera")
+        config.sinks = [.pipewire]
+        #expect(ConfigCheck.sinksNote(config).hasPrefix("sink pipewire: foldcam-pipewire publishes a node per virtual camera"))
+    }
+}

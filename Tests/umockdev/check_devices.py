@@ -436,6 +436,18 @@ try:
     check("no loopback: snapshot is an error, not a drawn frame", snapshot.get("code") == "unavailable" and "png" not in snapshot, snapshot)
 finally:
     daemon.stop()
+# 6c. The same machine with PipeWire as the only sink: no loopback is looked for or missed.
+daemon = partial.start_daemon({"rig": RIG, "sensorPollMilliseconds": 20, "sinks": ["pipewire"], "logLevel": "info"})
+try:
+    check("sinks pipewire: READY=1", daemon.wait_ready() is not None)
+    state = daemon.request("state")
+    check("sinks pipewire: readiness is not interrupted for want of a loopback", (state.get("readiness") or {}).get("reason") != "noLoopback", state.get("readiness"))
+    check("sinks pipewire: the virtual camera still follows the viewer (the companion reads it)", state.get("virtualCamera", {}).get("source") is not None, state.get("virtualCamera"))
+finally:
+    code, log = daemon.stop()
+check("sinks pipewire: no loopback warning; the journal says the companion publishes it",
+      "no v4l2loopback device labelled" not in log and 'feeds no v4l2loopback device ("sinks": "pipewire"); foldcam-pipewire publishes it' in log, log[-1500:])
+
 report, stderr, code = partial.probe(RIG)
 needs = needs_of(report)
 check("one camera missing: probe finds two, misses back, exit 3",

@@ -88,7 +88,7 @@ final class CameraService: DaemonService {
 
     /// The card label this camera's loopback is found by; nil when a node is named.
     private var labelToLocate: String? {
-        config.cameraMode == .virtual && explicitNode == nil && camera.spec.loopbackDevice == nil ? camera.spec.loopbackLabel : nil
+        config.cameraMode == .virtual && config.feedsLoopback && explicitNode == nil && camera.spec.loopbackDevice == nil ? camera.spec.loopbackLabel : nil
     }
 
     /// The running producer's counters, for the metrics (nil without a producer).
