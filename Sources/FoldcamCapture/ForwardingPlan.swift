@@ -70,15 +70,13 @@ public enum ForwardingPlan {
     /// camera to fill; three also lets drivers that start streaming only with two queued
     /// (videobuf2's `min_buffers_needed`, vivid's) start.
     ///
-    /// The readers' rule, from 0.12.7's source: a reader's DQBUF gets the buffer queued at its
-    /// own read position, which may lag the write position by up to `used_buffers` (4) before
-    /// the module skips it to the newest; the reader then reads the mapped buffer for as long
-    /// as it likes, and its QBUF tells the module nothing. So a page queued k writes ago can be
-    /// read by a reader k - 1 frames behind. A page goes back to its camera when the frame after
-    /// next is shown: readers up to one frame behind never see a page being refilled; two or
-    /// three behind can (a newer frame, or a torn one). Covering them needs two lingering pages
-    /// and one to fill besides the shown one: five, and v4l2loopback shares four with every
-    /// reader (browsers ask for 4). docs/virtual-camera.md says so; `copy` avoids it.
+    /// The readers' rule, from 0.12.7's source (`get_capture_buffer`): a reader's DQBUF gets the
+    /// newest frame or the one before it (a reader more than one write behind is moved to the
+    /// newest); it then reads the mapped buffer for as long as it likes, and its QBUF tells the
+    /// module nothing. So the page shown before the newest goes back to its camera only when
+    /// `lingerIsOver`: most of an output interval after a newer frame was shown. A reader that
+    /// holds a frame longer than that can see it refilled; holding it longer would leave the
+    /// camera nothing to fill. docs/virtual-camera.md says so; `copy` avoids it.
     public static let pagesPerStream = 3
     /// Loopback buffers zero-copy needs: one camera's three, and one for the daemon's own
     /// frames (idle, unavailable, turned, copied).
@@ -99,6 +97,15 @@ public enum ForwardingPlan {
     /// is asked again until it has nothing more.
     public static func isNewestAtTick(timestamp: UInt64, now: UInt64, interval: UInt64) -> Bool {
         timestamp <= now && now - timestamp < interval
+    }
+
+    /// Whether a page that stopped being the loopback's newest frame at `since` may go back to
+    /// its camera at `now`: a reader that dequeued it just before may read it for up to one
+    /// output interval. Counting frames alone gave it back at the next tick, which after a late
+    /// tick can come 13 ms later (a torn frame for that reader, seen in the guest soak); a
+    /// quarter of an interval is left for the ticks' own jitter.
+    public static func lingerIsOver(since: UInt64, now: UInt64, interval: UInt64) -> Bool {
+        now >= since && now - since >= interval - interval / 4
     }
 
     /// Whether the loopback's output side should be mapped at all, before asking the driver.

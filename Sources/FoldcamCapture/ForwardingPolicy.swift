@@ -86,8 +86,9 @@ struct ForwardingPolicy {
     /// Nodes whose camera refused to capture into pages: not tried again.
     private(set) var refusedLending: Set<String> = []
     private(set) var feeding: String?
-    /// Pages shown before the one on screen, given back at the next lent frame (`showLent`).
-    private(set) var lingering: [BufferID] = []
+    /// Pages shown before the one on screen, with when they stopped being the newest: given
+    /// back once `ForwardingPlan.lingerIsOver` (`showLent`, `endLinger`).
+    private(set) var lingering: [(page: BufferID, since: UInt64)] = []
     /// The version of the daemon's own frame the shown page holds, if it holds one.
     private var shownOwnVersion: UInt64?
     private var nextTicket: UInt64 = 0
@@ -187,12 +188,24 @@ struct ForwardingPolicy {
         return (.copyInto(page: page), true)
     }
 
-    /// A lent page was shown, letting go of `released` (the page shown before it, unless the
-    /// ring holds it): returns the pages to give back now. A page goes back to its camera when
-    /// the frame after next is shown, so a reader one frame behind never sees it refilled.
-    mutating func showLent(released: [BufferID]) -> [BufferID] {
-        let due = lingering
-        lingering = released
+    /// A lent page was shown at `now`, letting go of `released` (the page shown before it,
+    /// unless the ring holds it): returns the pages to give back now. A page goes back to its
+    /// camera only when a reader one frame behind can no longer be reading it.
+    mutating func showLent(released: [BufferID], now: UInt64, interval: UInt64) -> [BufferID] {
+        let due = endLinger(now: now, interval: interval)
+        lingering += released.map { ($0, now) }
+        return due
+    }
+
+    /// The lingering pages whose time is over at `now` (every output tick asks: a camera that
+    /// delivered nothing since must still get them back).
+    mutating func endLinger(now: UInt64, interval: UInt64) -> [BufferID] {
+        var due: [BufferID] = []
+        lingering.removeAll { entry in
+            guard ForwardingPlan.lingerIsOver(since: entry.since, now: now, interval: interval) else { return false }
+            due.append(entry.page)
+            return true
+        }
         return due
     }
 

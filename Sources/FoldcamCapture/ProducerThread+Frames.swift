@@ -32,7 +32,7 @@ extension ProducerThread {
                 delivered.insert(camera)
                 producer.events.post(.firstFrame(camera: camera))
             }
-            try use(newest.buffer, timestamp: newest.timestamp, from: stream, camera: camera)
+            try use(newest.buffer, timestamp: newest.timestamp, from: stream, camera: camera, now: now ?? MonotonicClock.nanoseconds)
             return nil
         } catch {
             return error
@@ -42,7 +42,7 @@ extension ProducerThread {
     /// Shows a dequeued frame of `camera`, or gives it straight back. The fed camera's frame is
     /// held and shown as it is when it needs no turn (and the stream has buffers to spare), else
     /// copied, turned on the way; other cameras' (pre-warmed) and short frames go straight back.
-    private func use(_ buffer: DriverBuffer, timestamp: UInt64, from stream: any CameraSource, camera: String) throws(SystemCallError) {
+    private func use(_ buffer: DriverBuffer, timestamp: UInt64, from stream: any CameraSource, camera: String, now: UInt64) throws(SystemCallError) {
         let c = configuration
         if c.decodesMJPG { return try useDecoded(buffer, timestamp: timestamp, from: stream, camera: camera) }
         let frameBytes = c.format.byteCount(width: c.width, height: c.height)
@@ -53,11 +53,12 @@ extension ProducerThread {
         }
         if stream.lender != nil {
             // A loopback page: shown as it is, or turned in place first (a software turn). The
-            // page shown until now goes back to the camera one frame later (`showLent`).
+            // page shown until now goes back to the camera once no reader can be reading it
+            // (`showLent`, `ForwardingPlan.lingerIsOver`).
             let released = transform == .identity
                 ? frame.hold(buffer, camera: camera, inRing: false, lent: true)
                 : frame.turnAndHold(buffer, camera: camera, transform: transform)
-            streams.giveBack(ReleasedBuffers(ids: policy.showLent(released: released.take())))
+            streams.giveBack(ReleasedBuffers(ids: policy.showLent(released: released.take(), now: now, interval: interval)))
             freshTurned = transform != .identity
         } else if transform == .identity && stream.bufferCount >= VirtualCameraProducer.buffersBeyondRing {
             let inRing = stream.bufferCount >= producer.frames.capacity + VirtualCameraProducer.buffersBeyondRing

@@ -180,6 +180,8 @@ final class ProducerThread: @unchecked Sendable {
     }
 
     func tick(now: UInt64) {
+        // Pages whose linger ended go back even when the camera gave no frame this tick.
+        streams.giveBack(ReleasedBuffers(ids: policy.endLinger(now: now, interval: interval)))
         tickShared(now: now)
         tickSynthetic(now: now)
         decide(.tick(loopbackDistinct: pagesStillDistinct()))

@@ -102,4 +102,19 @@ import Testing
     func aFrameOfTheLastIntervalIsTheNewestAtTheTick(timestamp: UInt64, now: UInt64, newest: Bool) {
         #expect(ForwardingPlan.isNewestAtTick(timestamp: timestamp, now: now, interval: 20_000_000) == newest)
     }
+
+    /// A page that stopped being the newest stays away from its camera for most of an output
+    /// interval (30 fps: 33.3 ms; a quarter left for the ticks' jitter): a tick 13 ms after a
+    /// late one must not give it back (the guest soak's torn frame).
+    @Test(arguments: [
+        (since: 1_000_000_000 as UInt64, now: 1_033_333_333 as UInt64, over: true),
+        (since: 1_000_000_000, now: 1_025_000_000, over: true),
+        (since: 1_000_000_000, now: 1_024_999_999, over: false),
+        (since: 1_000_000_000, now: 1_013_000_000, over: false),
+        (since: 1_000_000_000, now: 1_000_000_000, over: false),
+        (since: 1_000_000_001, now: 1_000_000_000, over: false),
+    ])
+    func aPageLingersMostOfAnInterval(since: UInt64, now: UInt64, over: Bool) {
+        #expect(ForwardingPlan.lingerIsOver(since: since, now: now, interval: 33_333_333) == over)
+    }
 }

@@ -40,15 +40,30 @@ import Testing
     }
 
     /// A reader of v4l2loopback 0.12.7 may be a frame behind: a page shown goes back to its
-    /// camera when the frame after next is shown, not before.
+    /// camera when the frame after next is shown at the output's pace (30 fps here), not before.
     @Test func aShownPageGoesBackWhenTheFrameAfterNextIsShown() {
         var policy = ForwardingPolicy()
         let a = BufferID(stream: 1, index: 0), b = BufferID(stream: 1, index: 1), c = BufferID(stream: 1, index: 2)
-        #expect(policy.showLent(released: []).isEmpty)  // a shown: nothing let go yet
-        #expect(policy.showLent(released: [a]).isEmpty)  // b shown, a lingers for a reader behind
-        #expect(policy.showLent(released: [b]) == [a])  // c shown: a goes back
-        #expect(policy.showLent(released: [c]) == [b])
-        #expect(policy.lingering == [c])
+        let interval: UInt64 = 33_333_333
+        #expect(policy.showLent(released: [], now: 0, interval: interval).isEmpty)  // a shown: nothing let go yet
+        #expect(policy.showLent(released: [a], now: interval, interval: interval).isEmpty)  // b shown, a lingers for a reader behind
+        #expect(policy.showLent(released: [b], now: 2 * interval, interval: interval) == [a])  // c shown: a goes back
+        #expect(policy.showLent(released: [c], now: 3 * interval, interval: interval) == [b])
+        #expect(policy.lingering.map(\.page) == [c])
+    }
+
+    /// Ticks that come close together (one late, the next on time) do not hand back the page a
+    /// reader one frame behind may still read; the next tick does, even with no new frame.
+    @Test func aPageLingersInTimeNotOnlyInFrames() {
+        var policy = ForwardingPolicy()
+        let a = BufferID(stream: 1, index: 0), b = BufferID(stream: 1, index: 1)
+        let interval: UInt64 = 33_333_333
+        #expect(policy.showLent(released: [a], now: 1_000_000_000, interval: interval).isEmpty)  // b shown late
+        #expect(policy.showLent(released: [b], now: 1_013_000_000, interval: interval).isEmpty)  // c shown 13 ms later: a stays
+        #expect(policy.lingering.map(\.page) == [a, b])
+        #expect(policy.endLinger(now: 1_030_000_000, interval: interval) == [a])  // a tick with no frame: a goes back
+        #expect(policy.endLinger(now: 1_040_000_000, interval: interval) == [b])
+        #expect(policy.lingering.isEmpty)
     }
 
     /// Only a stream that lent pages returns them; a stream on its own buffers leaves the book
