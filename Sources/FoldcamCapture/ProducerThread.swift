@@ -40,8 +40,10 @@ final class ProducerThread: @unchecked Sendable {
     var decodedFrame: [UInt8] = []
     /// A damaged MJPG frame is dropped; the first is told (for the journal), not every one.
     var toldDamagedFrame = false
-    /// Drawn once: switching to it is then a copy, not a drawing.
-    let unavailable: VideoFrame
+    /// Drawn at its first use (most runs never show it: a frame held for nothing is a frame's
+    /// worth of idle VmRSS), then kept: switching to it again is a copy, not a drawing.
+    lazy var unavailable: VideoFrame = SyntheticFrames.unavailableFrame(
+        format: configuration.format, width: configuration.width, height: configuration.height, timestamp: 0)
     let idleFrame: VideoFrame
     /// False while idle, and until the first command: no output ticks, the thread sleeps
     /// until a command comes (the daemon first learns whether anyone reads the loopback).
@@ -66,7 +68,6 @@ final class ProducerThread: @unchecked Sendable {
         let c = producer.configuration
         configuration = c
         interval = UInt64(1e9 / c.fps)
-        unavailable = SyntheticFrames.unavailableFrame(format: c.format, width: c.width, height: c.height, timestamp: 0)
         let idleFrame = SyntheticFrames.idleFrame(format: c.format, width: c.width, height: c.height, timestamp: 0)
         self.idleFrame = idleFrame
         frame = OutputFrame(idleFrame, frames: producer.frames)
