@@ -3,7 +3,8 @@
 # checks when FOLDCAM_E2E_BENCH=1, with the release foldcamd: a simulate-mode daemon's VmRSS
 # beside a hardware-mode one's (the test rig, a virtual camera nobody reads) with the hinge
 # polled (the default module) and buffered (reloaded with buffered=1), each with where its memory
-# is (tools/idle.sh). Check 87-hardware-idle-wakeups measures the same with the debug build. The
+# is (tools/idle.sh); and polled once more with a single malloc arena, to show what the
+# per-thread arenas hold. Check 87-hardware-idle-wakeups measures the same with the debug build. The
 # same bounds as that check's make the FAIL line; the memory figures are INFO lines.
 . "$E2E_HERE/lib.sh"
 . "$E2E_HERE/tools/vcam.sh"
@@ -32,6 +33,8 @@ cleanup() {
 set_angle 180
 idle_simulate
 idle_window polled
+# How much the per-thread malloc arenas hold: the same with one arena for every thread.
+GLIBC_TUNABLES=glibc.malloc.arena_max=1 idle_window polled-one-arena
 trap cleanup EXIT
 if load_hinge buffered=1; then
     idle_window buffered
