@@ -42,8 +42,10 @@ final class ProducerThread: @unchecked Sendable {
     var toldDamagedFrame = false
     /// Likewise the first frame shown despite damage the decoder recovered from.
     var toldRecoveredFrame = false
-    /// Drawn once: switching to it is then a copy, not a drawing.
-    let unavailable: VideoFrame
+    /// Drawn at its first use (most runs never show it: a frame held for nothing is a frame's
+    /// worth of idle VmRSS), then kept: switching to it again is a copy, not a drawing.
+    lazy var unavailable: VideoFrame = SyntheticFrames.unavailableFrame(
+        format: configuration.format, width: configuration.width, height: configuration.height, timestamp: 0)
     let idleFrame: VideoFrame
     /// False while idle, and until the first command: no output ticks, the thread sleeps
     /// until a command comes (the daemon first learns whether anyone reads the loopback).
@@ -68,7 +70,6 @@ final class ProducerThread: @unchecked Sendable {
         let c = producer.configuration
         configuration = c
         interval = UInt64(1e9 / c.fps)
-        unavailable = SyntheticFrames.unavailableFrame(format: c.format, width: c.width, height: c.height, timestamp: 0)
         let idleFrame = SyntheticFrames.idleFrame(format: c.format, width: c.width, height: c.height, timestamp: 0)
         self.idleFrame = idleFrame
         frame = OutputFrame(idleFrame, frames: producer.frames)

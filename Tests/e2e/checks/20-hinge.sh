@@ -1,6 +1,7 @@
 # shellcheck shell=bash source=../lib.sh
 # The hinge angle set through the module parameter reads back through the IIO sysfs channel,
-# the way the daemon will read it; out-of-range angles are refused.
+# the way the daemon will read it; out-of-range angles are refused. The sampling frequency reads
+# 50 Hz, takes 1 to 1000 Hz and refuses the rest; the default module has no buffer.
 . "$E2E_HERE/lib.sh"
 
 parameter=/sys/module/hinge/parameters/angle
@@ -21,4 +22,17 @@ if echo 400 > "$parameter" 2> /dev/null; then
 fi
 raw=$(cat "$hinge/in_angl0_raw")
 [ "$raw" = 180 ] || problems+=("after refusing 400, in_angl0_raw reads '$raw' instead of 180")
+frequency=$hinge/in_angl0_sampling_frequency
+hz=$(cat "$frequency" 2> /dev/null)
+[ "$hz" = 50 ] || problems+=("in_angl0_sampling_frequency reads '$hz', expected 50")
+for wanted in 5 1000 1; do
+    echo "$wanted" > "$frequency" 2> /dev/null || problems+=("writing $wanted to in_angl0_sampling_frequency failed")
+    hz=$(cat "$frequency")
+    [ "$hz" = "$wanted" ] || problems+=("set the sampling frequency to $wanted, it reads '$hz'")
+done
+for refused in 0 1001; do
+    if echo "$refused" > "$frequency" 2> /dev/null; then problems+=("a sampling frequency of $refused was accepted"); fi
+done
+echo 50 > "$frequency" || problems+=("writing 50 to in_angl0_sampling_frequency failed")
+[ ! -e "$hinge/scan_elements" ] || problems+=("the default hinge module has a buffer (scan_elements); it must stay polled")
 if ((${#problems[@]})); then fail hinge-angle "$(IFS=';'; echo "${problems[*]}")"; else pass hinge-angle; fi
