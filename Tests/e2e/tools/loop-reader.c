@@ -8,17 +8,22 @@
 // Runs for SECONDS (0 or absent: until SIGTERM/SIGINT). LOG gets lines, flushed as written:
 //   format W H FOURCC SIZEIMAGE          once, after the first G_FMT
 //   streamon T                           once, when VIDIOC_STREAMON returned (T as below)
-//   frame N T COLOUR uniform|mixed Y U V W SEQ
+//   frame N T COLOUR uniform|mixed Y U V W SEQ HASH [late]
 //                                        T = when DQBUF returned, CLOCK_REALTIME seconds with
 //                                        microseconds (the format of bash's $EPOCHREALTIME);
 //                                        W, SEQ = the buffer's timestamp and sequence number.
 //                                        v4l2loopback sets them when the producer write()s the
 //                                        frame (W on CLOCK_MONOTONIC, SEQ counting writes); a
-//                                        frame it repeats for sustain_framerate keeps both
+//                                        frame it repeats for sustain_framerate keeps both;
+//                                        HASH = FNV-1a (32 bits, hex) of the frame's bytes, taken
+//                                        right after DQBUF: two readers' frames of one SEQ differ
+//                                        only if the buffer was refilled meanwhile; " late"
+//                                        follows when hashing took over 20 ms (stopped, starved)
 //   formatchange W H FOURCC SIZEIMAGE    G_FMT (polled every 10 frames) differs from the first
 //   error WHAT: STRERROR                 a failed call (the reader retries after 100 ms)
 //   stall MS                             poll() saw no frame for MS milliseconds
 //   end FRAMES ERRORS
+// LOOP_READER_DELAY_MS=N in the environment: a slow reader, sleeping N ms after each frame.
 // COLOUR is the nearest BT.601 limited-range colour of the frame's mean (tools/frame-colours
 // names the same colours), "darkgrey" for foldcamd's "camera unavailable" frame, "other" if none
 // is within 30. Exits 2 when it cannot even start (no device, no capture format).
@@ -67,6 +72,12 @@ static int xioctl(int fd, unsigned long request, void *arg) {
     return r;
 }
 
+static unsigned fnv1a(const unsigned char *p, size_t size) {
+    unsigned h = 2166136261u;
+    for (size_t i = 0; i < size; i++) h = (h ^ p[i]) * 16777619u;
+    return h;
+}
+
 static void describe(const unsigned char *p, size_t size, char *out, size_t outsize) {
     // YUYV: Y at even bytes, U at 4k+1, V at 4k+3.
     int uniform = 1;
@@ -97,6 +108,8 @@ int main(int argc, char **argv) {
         return 2;
     }
     double seconds = argc == 4 ? atof(argv[3]) : 0;
+    const char *delay_text = getenv("LOOP_READER_DELAY_MS");
+    long delay_ms = delay_text ? atol(delay_text) : 0;
     logf_ = fopen(argv[2], "w");
     if (!logf_) { perror(argv[2]); return 2; }
     struct sigaction sa;
@@ -177,11 +190,16 @@ int main(int argc, char **argv) {
         last = t;
         size_t used = b.bytesused ? b.bytesused : len[b.index];
         if (used > len[b.index]) used = len[b.index];
+        unsigned hash = fnv1a(addr[b.index], used);
+        // Hashing that took long (the reader was stopped, or starved) proves nothing about the
+        // page: such a frame is marked late.
+        int late = now_ns() - t > 20000000ULL;
         describe(addr[b.index], used, text, sizeof text);
-        fprintf(logf_, "frame %lu %llu.%06llu %s %lld.%06ld %u\n", frames, t / 1000000000ULL, (t / 1000ULL) % 1000000ULL,
-                text, (long long)b.timestamp.tv_sec, (long)b.timestamp.tv_usec, b.sequence);
+        fprintf(logf_, "frame %lu %llu.%06llu %s %lld.%06ld %u %08x%s\n", frames, t / 1000000000ULL, (t / 1000ULL) % 1000000ULL,
+                text, (long long)b.timestamp.tv_sec, (long)b.timestamp.tv_usec, b.sequence, hash, late ? " late" : "");
         frames++;
         if (xioctl(fd, VIDIOC_QBUF, &b) < 0) logerr("VIDIOC_QBUF");
+        if (delay_ms > 0) usleep((useconds_t)delay_ms * 1000);
         if (frames % 10 == 0) {
             struct v4l2_format now;
             memset(&now, 0, sizeof now);
