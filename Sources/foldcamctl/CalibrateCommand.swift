@@ -26,7 +26,8 @@ enum CalibrateCommand {
         guard rig.hinges.count == 1, let hinge = rig.hinges.first else {
             throw CalibrationError(description: "calibrate folds one hinge, but rig \(rig.id) has \(rig.hinges.count); write its corrections by hand (docs/devices.md)")
         }
-        let sensors = try RawSensors.find(rig: rig, model: model)
+        let sensors: RawSensors
+        do { sensors = try RawSensors.find(rig: rig, model: model) } catch { throw CalibrationError(description: "cannot list the IIO sensors: \(error)") }
         let run = CalibrationRun(rig: rig, sensors: sensors)
         guard !sensors.hinges.isEmpty || run.pair != nil else {
             let skipped = sensors.skipped.map { "\n  \($0)" }.joined()
@@ -94,14 +95,19 @@ enum CalibrateCommand {
         let original = try JSONParser.parse(try RigLoader.readText(modelPath, what: "model file"))
         let (edited, changed) = ModelCorrectionEdit.apply(changes, to: original)
         let target = directory + "/" + fileName
-        StandardOutput.write(changed.isEmpty ? "No correction changes: \(modelPath) already fits the readings.\n"
-            : "Changes to \(modelPath):\n" + changed.map { "  \($0)\n" }.joined())
+        guard !changed.isEmpty else {
+            // A copy would only hide later fixes to the shipped file.
+            StandardOutput.write("No correction changes: \(modelPath) already fits the readings; nothing written.\n")
+            return
+        }
+        StandardOutput.write("Changes to \(modelPath):\n" + changed.map { "  \($0)\n" }.joined())
         let text = edited.prettyText + "\n"
         if dryRun {
             StandardOutput.write("--dry-run: not written; \(target) would be:\n" + text)
             return
         }
         do {
+            try Directory.create(directory)
             try SafeFile.replace(Array(text.utf8), directory: directory, name: fileName, mode: 0o644, durable: true)
         } catch {
             throw OutputError(description: "cannot write \(target): \(error) (writing \(ModelDatabase.localDirectory) needs root; --output DIR writes elsewhere)")

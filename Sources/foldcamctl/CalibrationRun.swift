@@ -64,7 +64,16 @@ struct CalibrationRun {
     }
 
     private func read(near target: Double) throws -> [Double?] {
-        var sample: [Double?] = try sensors.hinges.map { try RawSensors.read($0) }
+        do {
+            return try readSample(near: target)
+        } catch {
+            throw CalibrationError(description: "\(error); nothing written (a sensor another program holds, such as iio-sensor-proxy, may refuse sysfs reads: stop it while calibrating)")
+        }
+    }
+
+    private func readSample(near target: Double) throws(DeviceError) -> [Double?] {
+        var sample: [Double?] = []
+        for hinge in sensors.hinges { sample.append(try RawSensors.read(hinge)) }
         if let pair {
             let parent = try RawSensors.read(pair.parent)
             let child = try RawSensors.read(pair.child)

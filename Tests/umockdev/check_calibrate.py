@@ -114,12 +114,14 @@ with open(os.path.join(MODELS, MODEL + ".json")) as f:
     shipped = json.load(f)
 bed, syspaths = build(yoga["dmi"], yoga["iio"])
 hinge = syspaths[[s["name"] for s in yoga["iio"]].index("hinge")]
-output = tempfile.mkdtemp(prefix="foldcam-calibrated-")
+# The output directory does not exist yet (the package ships no /etc/foldcam/models.d): created.
+output = os.path.join(tempfile.mkdtemp(prefix="foldcam-calibrated-"), "models.d")
 written = os.path.join(output, MODEL + ".json")
 code, out, err, asked = guided(bed, ["--output", output], lambda angle: bed.set_attribute(hinge, "in_angl0_raw", 360 - angle))
 check("reversed hinge: calibrate asks for closed, 90°, flat and tent", asked == [0, 90, 180, 300], (asked, out[-800:], err))
 check("reversed hinge: reads at the sensor's own rate (10 Hz)", "reading every 100 ms until 5 readings in a row agree within 1°" in out, out[:600])
 check("reversed hinge: exit 0, fitted sign -1, offset 360", code == 0 and "sign -1, offset 360°" in out, (code, out[-800:], err))
+check("reversed hinge: the missing output directory was created, the model written in it", os.path.exists(written), out[-300:])
 check("reversed hinge: prints what changed",
       "devices.sensors[0].corrections.sign: (none) -> -1" in out and "devices.sensors[0].corrections.offset: (none) -> 360" in out, out[-800:])
 model = json.load(open(written)) if os.path.exists(written) else {}
@@ -155,6 +157,11 @@ stuck_output = tempfile.mkdtemp(prefix="foldcam-calibrated-")
 code, out, err, asked = guided(bed, ["--output", stuck_output], lambda angle: bed.set_attribute(hinge, "in_angl0_raw", 0))
 check("a hinge stuck at 0: exit 1, the fit refused with why, nothing written",
       code == 1 and "fit no sign and offset" in err and os.listdir(stuck_output) == [], (code, out[-500:], err))
+
+# A reading that is not a number stops calibrate, naming the attribute.
+code, out, err, asked = guided(bed, ["--output", stuck_output], lambda angle: bed.set_attribute(hinge, "in_angl0_raw", "zzz"))
+check("a hinge reading that is not a number: exit 1 naming the attribute, nothing written",
+      code == 1 and "read in_angl0_raw" in err and "nothing written" in err and os.listdir(stuck_output) == [], (code, err))
 
 # Standard input closing mid-way stops calibrate without writing.
 run = Calibrate(bed, ["--output", stuck_output])
@@ -197,7 +204,8 @@ for swapped in (False, True):
           code == 0 and asked == [0, 90, 180, 300] and ("labels swapped" if swapped else "labels right") in out, (code, asked, out[-900:], err))
     written = os.path.join(output, CROS + ".json")
     if not swapped:
-        check("%s: nothing changes in the model" % name, "No correction changes" in out and os.path.exists(written), out[-500:])
+        check("%s: nothing changes, so nothing is written (a copy would hide later fixes to the shipped file)" % name,
+              "No correction changes" in out and "nothing written" in out and not os.path.exists(written), out[-500:])
         continue
     model = json.load(open(written)) if os.path.exists(written) else {}
     check("%s: both entries get swapLocation" % name,
