@@ -175,6 +175,20 @@ code, out, err = Calibrate(unknown, ["--output", stuck_output]).finish()
 check("no model matches: exit 1, saying what the machine reports and to write a model first",
       code == 1 and "no device model matches this machine" in err and 'product_name "Unknown 1"' in err and "write a model for it first" in err, (code, err))
 
+# -- A dual-screen hinge (0..180, no tent step) read from the other end; its stuckAt hint is kept --
+
+BOOK = "lenovo-yoga-book-9i-13iru8"
+book = facts(BOOK)
+bed, syspaths = build(book["dmi"], book["iio"])
+hinge = syspaths[[s["name"] for s in book["iio"]].index("hinge")]
+output = tempfile.mkdtemp(prefix="foldcam-calibrated-")
+code, out, err, asked = guided(bed, ["--output", output], lambda angle: bed.set_attribute(hinge, "in_angl0_raw", 180 - angle))
+model = json.load(open(os.path.join(output, BOOK + ".json"))) if code == 0 else {}
+check("dual-screen hinge: three steps (no tent), sign -1, offset 180, the model's stuckAt kept beside them",
+      asked == [0, 90, 180] and model.get("devices", {}).get("sensors", [{}])[0].get("corrections") == {"stuckAt": 0, "sign": -1, "offset": 180},
+      (code, asked, model.get("devices"), err))
+shutil.rmtree(output, ignore_errors=True)
+
 # -- Accelerometers whose base/display labels are swapped (cros-ec location attributes) -----------
 
 G = 1000  # raw per g
