@@ -101,7 +101,7 @@ enum CalibrateCommand {
             return
         }
         StandardOutput.write("Changes to \(modelPath):\n" + changed.map { "  \($0)\n" }.joined())
-        let text = edited.prettyText + "\n"
+        let text = edited.readableText() + "\n"
         if dryRun {
             StandardOutput.write("--dry-run: not written; \(target) would be:\n" + text)
             return

@@ -149,7 +149,7 @@ check("a local model file already there: exit 1 before any step, naming --force"
 code, out, err, asked = guided(bed, ["--output", output, "--dry-run"], lambda angle: bed.set_attribute(hinge, "in_angl0_raw", angle))
 check("a sensor that reads right, measured raw despite the local correction: the correction goes (dry run)",
       code == 0 and "devices.sensors[0].corrections.sign: -1 -> (none)" in out and "--dry-run: not written" in out
-      and '"iioName": "hinge"\n' in out and open(written).read() == before, (code, out[-900:], err))
+      and '{"hinge": "lid", "iioName": "hinge"},\n' in out and open(written).read() == before, (code, out[-900:], err))
 
 # A hinge stuck at 0 (the Yoga Book 9i's) fits no correction: refused, nothing written.
 bed.env["FOLDCAM_MODELS_PATH"] = "%s:%s" % (EMPTY, MODELS)
