@@ -118,7 +118,8 @@ let package = Package(
         // `foldcamctl report`: what a device model needs, read from sysfs, udev's database, V4L2
         // (kernel ioctls, no libv4l2) and pw-dump; redacted (docs/devices.md).
         .target(name: "FoldcamReport", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamV4L2"]),
-        .executableTarget(name: "foldcamctl", dependencies: ["FoldcamCore", "FoldcamPlatform", "FoldcamIO", "FoldcamRender", "FoldcamClient", "FoldcamReport"]),
+        // `foldcamctl calibrate` finds and reads the raw sensors through FoldcamDevices (libudev).
+        .executableTarget(name: "foldcamctl", dependencies: ["FoldcamCore", "FoldcamPlatform", "FoldcamIO", "FoldcamRender", "FoldcamClient", "FoldcamReport", "FoldcamDevices"]),
         // The user-session companion: publishes a PipeWire camera node per virtual camera and
         // forwards the camera foldcamd decides on (the shell around PipeWireBridge).
         .executableTarget(name: "foldcam-pipewire", dependencies: ["FoldcamPipeWire", "FoldcamCore", "FoldcamVideo", "FoldcamClient", "FoldcamIO", "CPipeWireShim"]),

@@ -30,8 +30,8 @@ _foldcamctl() {
     for ((i = 1; i < cword; i++)); do
         case ${words[i]} in
         --socket) socket=(--socket "${words[i + 1]}"); ((i++)) ;;
-        --json | --no-wait | --dry-run) ;;
-        --compositor | --output) ((i++)) ;;
+        --json | --no-wait | --dry-run | --force) ;;
+        --compositor | --output | --model) ((i++)) ;;
         *)
             if [[ -z $command ]]; then command=${words[i]}
             elif [[ -z $sub ]]; then sub=${words[i]}; args+=("${words[i]}")
@@ -48,7 +48,7 @@ _foldcamctl() {
         if [[ $cur == -* ]]; then
             COMPREPLY=($(compgen -W '--socket --json --help --version' -- "$cur"))
         else
-            COMPREPLY=($(compgen -W 'status devices directions watch follow metrics pin unpin rotation snapshot sim rig report' -- "$cur"))
+            COMPREPLY=($(compgen -W 'status devices directions watch follow metrics pin unpin rotation snapshot sim rig report calibrate' -- "$cur"))
         fi
         return
     fi
@@ -86,6 +86,12 @@ _foldcamctl() {
         fi ;;
     report)
         if [[ $prev == -o ]]; then _filedir txt; else COMPREPLY=($(compgen -W '-o' -- "$cur")); fi ;;
+    calibrate)
+        case $prev in
+        --model) COMPREPLY=($(compgen -W 'auto' -- "$cur")); _filedir json ;;
+        --output) _filedir -d ;;
+        *) COMPREPLY=($(compgen -W '--model --dry-run --force --output' -- "$cur")) ;;
+        esac ;;
     snapshot)
         if [[ $prev == --at || $prev == --camera ]]; then return; fi
         if [[ $cur == -* ]]; then COMPREPLY=($(compgen -W '--at --camera' -- "$cur")); else _filedir png; fi ;;

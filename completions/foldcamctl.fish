@@ -33,7 +33,7 @@ function __foldcamctl_args
             continue
         end
         switch $token
-            case --socket --display --output --at --camera --hinge -o
+            case --socket --display --output --at --camera --hinge -o --model
                 set skip 1
             case '-*'
             case '*'
@@ -59,6 +59,7 @@ complete -c foldcamctl -n "__foldcamctl_at" -a watch -d 'one line per change, li
 complete -c foldcamctl -n "__foldcamctl_at" -a follow -d 'apply the screens advice through the compositor'
 complete -c foldcamctl -n "__foldcamctl_at" -a metrics -d "the daemon's metrics (Prometheus text)"
 complete -c foldcamctl -n "__foldcamctl_at" -a report -d "write what a device model needs as one text file"
+complete -c foldcamctl -n "__foldcamctl_at" -a calibrate -d "fold through closed, 90°, flat and tent and write the model's sensor corrections"
 complete -c foldcamctl -n "__foldcamctl_at" -a pin -d 'pin the viewed display'
 complete -c foldcamctl -n "__foldcamctl_at" -a unpin -d 'undo pin'
 complete -c foldcamctl -n "__foldcamctl_at" -a rotation -d "a display's UI rotation"
@@ -73,6 +74,10 @@ complete -c foldcamctl -n "__fish_seen_subcommand_from watch" -l no-wait -d 'fai
 complete -c foldcamctl -n "__fish_seen_subcommand_from follow" -l compositor -x -a 'sway wlroots kde gnome hyprland' -d 'the compositor to drive'
 complete -c foldcamctl -n "__fish_seen_subcommand_from follow" -l output -x -d 'display D is output OUTPUT (D=OUTPUT)'
 complete -c foldcamctl -n "__fish_seen_subcommand_from follow" -l dry-run -d 'print the commands without running them'
+complete -c foldcamctl -n "__fish_seen_subcommand_from calibrate" -l model -r -F -d 'the model file to calibrate, or auto'
+complete -c foldcamctl -n "__fish_seen_subcommand_from calibrate" -l dry-run -d 'print the corrected model without writing it'
+complete -c foldcamctl -n "__fish_seen_subcommand_from calibrate" -l force -d 'replace a model file already there'
+complete -c foldcamctl -n "__fish_seen_subcommand_from calibrate" -l output -x -a '(__fish_complete_directories)' -d 'the directory to write the model to'
 complete -c foldcamctl -n "__foldcamctl_at pin" -a '(__foldcamctl_ids displays)'
 complete -c foldcamctl -n "__foldcamctl_at pin" -l persist -d 'keep the pin after foldcamctl exits and across restarts'
 complete -c foldcamctl -n "__foldcamctl_at rotation" -a '(__foldcamctl_ids displays)'

@@ -13,4 +13,15 @@ package enum Directory {
         }
         return names
     }
+
+    /// Creates `path` (its parent must exist) unless a directory is already there: the local
+    /// models directory, which the package leaves to the administrator.
+    package static func create(_ path: String, mode: mode_t = 0o755) throws(SystemCallError) {
+        do {
+            try Syscall.makeDirectory(path, mode: mode)
+        } catch {
+            if error.errno == Errno(rawValue: EEXIST) && PathKind.of(path) == .directory { return }
+            throw error
+        }
+    }
 }

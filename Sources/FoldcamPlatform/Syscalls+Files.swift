@@ -36,6 +36,11 @@ extension Syscall {
         _ = try check("fchmod", subject: subject) { fchmod(fd, mode) }
     }
 
+    /// mkdir: one directory, its parent must exist (EEXIST when the name is taken).
+    package static func makeDirectory(_ path: String, mode: mode_t) throws(SystemCallError) {
+        _ = try check("mkdir", subject: path) { mkdir(path, mode) }
+    }
+
     package static func effectiveUserID() -> UInt32 { geteuid() }
 
     /// A symbolic link's target (nil when `path` is not one or cannot be read).

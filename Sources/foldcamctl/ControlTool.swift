@@ -35,6 +35,7 @@ enum ControlTool {
         case "rig show": try RigCommand.show(&arguments)
         case "rig list": try RigCommand.list(&arguments)
         case "report": try ReportCommand.run(&arguments)
+        case "calibrate": try await CalibrateCommand.run(&arguments)
         case "status": try await StatusCommand.run(&arguments, daemon)
         case "devices": try await DevicesCommand.run(&arguments, daemon)
         case "directions": try await DirectionsCommand.run(&arguments, daemon)
@@ -80,6 +81,8 @@ enum ControlTool {
                     let prefix = error.isForbidden ? "the daemon refused the call" : badInput ? "the daemon rejected the request" : "the daemon failed the call"
                     self.init(code: code, message: "\(prefix): \(code): \(message)", exitCode: badInput ? Exit.badInput : Exit.failure)
                 }
+            case let error as CalibrationError:
+                self.init(code: "calibrationFailed", message: error.description, exitCode: Exit.failure)
             case let error as OutputError:
                 self.init(code: "outputNotWritable", message: error.description, exitCode: Exit.failure)
             default:

@@ -19,6 +19,18 @@ import Testing
         #expect(throws: SafeFile.ReadError.untrusted("has 2 links (a file the daemon writes has one)")) { try SafeFile.read(directory: directory, name: "file", limit: 100) }
     }
 
+    /// `foldcamctl calibrate` makes the local models directory the package does not ship.
+    @Test func directoryCreateMakesOneLevelOnceAndRefusesAFileInTheWay() throws {
+        let directory = try RealCallTests.temporaryDirectory()
+        defer { _ = Glibc.system("rm -rf '\(directory)'") }
+        try Directory.create(directory + "/models.d")
+        try Directory.create(directory + "/models.d")
+        #expect(PathKind.of(directory + "/models.d") == .directory)
+        try SafeFile.replace(Array("x".utf8), directory: directory, name: "file")
+        #expect(throws: SystemCallError.self) { try Directory.create(directory + "/file") }
+        #expect(throws: SystemCallError.self) { try Directory.create(directory + "/absent/models.d") }
+    }
+
     @Test func replaceWritesANewFileWithTheModeAndLeavesNoTemporary() throws {
         let directory = try RealCallTests.temporaryDirectory()
         defer { _ = Glibc.system("rm -rf '\(directory)'") }

@@ -38,7 +38,7 @@ class Tally:
             print("ok - %s" % name)
         else:
             self.failed += 1
-            print("FAIL - %s%s" % (name, (": %s" % detail) if detail else ""))
+            print("FAIL - %s%s" % (name, (": %s" % (detail,)) if detail else ""))  # a tuple detail prints whole
         sys.stdout.flush()
 
     def finish(self):
