@@ -76,8 +76,12 @@ settled() { # the loopback's device reported, and the vivid cameras' nodes there
 # runtime and configuration directory; leaves the graph in $VCAM_DIR/pw-TAG/graph.
 run_session() {
     local dir=$VCAM_DIR/pw-$1
-    mkdir -p "$dir/config/wireplumber/main.lua.d" "$dir/home"
+    mkdir -p "$dir/config/wireplumber/main.lua.d" "$dir/config/wireplumber/bluetooth.lua.d" "$dir/home"
     mkdir -m 0700 "$dir/run"
+    # The guest runs no systemd-logind (no /run/systemd/seats): WirePlumber 0.4's logind plugin,
+    # which only its Bluetooth monitor loads, fails to start, and WirePlumber exits ("failed to
+    # start systemd logind monitor: -2", then "disconnected from pipewire"). Bluetooth without it.
+    echo 'bluez_monitor.properties["with-logind"] = false' > "$dir/config/wireplumber/bluetooth.lua.d/51-foldcam-e2e-no-logind.lua"
     if [ "$2" = off ]; then
         : > "$dir/config/wireplumber/main.lua.d/$rule_name"
     elif [ "$rule" != "/usr/share/wireplumber/main.lua.d/$rule_name" ]; then
