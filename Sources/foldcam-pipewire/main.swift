@@ -7,7 +7,7 @@ import Glibc
 
 let log = Log()
 let defaultConfig = "/etc/foldcam/foldcam.json"
-let usage = "usage: foldcam-pipewire [--rig PRESET|PATH | --config PATH] [--socket PATH]\n  the rig foldcamd runs: --rig, or the \"rig\" of its configuration (default \(defaultConfig))"
+let usage = "usage: foldcam-pipewire [--rig PRESET|PATH | --config PATH] [--socket PATH] | --version\n  the rig foldcamd runs: --rig, or the \"rig\" of its configuration (default \(defaultConfig))"
 var rigSpec: String?
 var configPath: String?
 var socketPath: String?
@@ -25,8 +25,11 @@ while let argument = arguments.popFirst() {
     case "--help", "-h":
         print(usage)
         exit(0)
+    case "--version":
+        print("foldcam-pipewire \(BuildInfo.version) (revision \(BuildInfo.revision))")
+        exit(0)
     default:
-        log.error("foldcam-pipewire: unknown argument \(ClientText.quoted(argument))\(NearestName.hint(for: argument, among: options + ["--help"]))\n\(usage)")
+        log.error("foldcam-pipewire: unknown argument \(ClientText.quoted(argument))\(NearestName.hint(for: argument, among: options + ["--help", "--version"]))\n\(usage)")
         exit(2)
     }
 }

@@ -10,6 +10,7 @@
 #   E2E_LOGS           the results directory shared with the host
 #   E2E_SWITCH_DEVICE  the uinput switch device's /dev/input/eventN
 #   E2E_SWITCH_FIFO    write "lid 0|1" or "tablet 0|1" lines here to toggle its switches (set_switch)
+#   E2E_INSTALLED      1 when the checks run against the installed packages (scripts/check-package --e2e)
 
 # The rig cameras the test rules give to vivid-000, -001 and -002, and the colour each one shows.
 E2E_CAMERAS=(inner-front outer-front back)
