@@ -6,6 +6,7 @@
 #define FOLDCAM_CV4L2_H
 
 #include <linux/videodev2.h>
+#include <linux/media.h>
 #include <libv4l2.h>
 
 // Nothing links libv4l2: FoldcamV4L2 loads it with dlopen when a node is first probed
@@ -73,5 +74,17 @@ static const unsigned int cv4l2_CTRL_FLAG_DISABLED = V4L2_CTRL_FLAG_DISABLED;
 static const unsigned int cv4l2_CTRL_FLAG_NEXT_CTRL = V4L2_CTRL_FLAG_NEXT_CTRL;
 // libv4l2 adds converted formats (RGB3 from YUYV ...); foldcam lists only what the device has.
 static const unsigned int cv4l2_FMT_FLAG_EMULATED = V4L2_FMT_FLAG_EMULATED;
+
+// The media controller (linux/media.h): which sensor sub-device feeds a capture node.
+static const unsigned long cv4l2_MEDIA_IOC_G_TOPOLOGY = MEDIA_IOC_G_TOPOLOGY;
+static const unsigned int cv4l2_MEDIA_ENT_F_CAM_SENSOR = MEDIA_ENT_F_CAM_SENSOR;
+static const unsigned int cv4l2_MEDIA_INTF_T_V4L_VIDEO = MEDIA_INTF_T_V4L_VIDEO;
+static const unsigned int cv4l2_MEDIA_INTF_T_V4L_SUBDEV = MEDIA_INTF_T_V4L_SUBDEV;
+static const unsigned int cv4l2_MEDIA_LNK_FL_ENABLED = MEDIA_LNK_FL_ENABLED;
+static const unsigned int cv4l2_MEDIA_LNK_FL_LINK_TYPE = MEDIA_LNK_FL_LINK_TYPE;
+static const unsigned int cv4l2_MEDIA_LNK_FL_DATA_LINK = MEDIA_LNK_FL_DATA_LINK;
+static const unsigned int cv4l2_MEDIA_LNK_FL_INTERFACE_LINK = MEDIA_LNK_FL_INTERFACE_LINK;
+static const unsigned int cv4l2_MEDIA_PAD_FL_SINK = MEDIA_PAD_FL_SINK;
+static const unsigned int cv4l2_MEDIA_PAD_FL_SOURCE = MEDIA_PAD_FL_SOURCE;
 
 #endif

@@ -57,6 +57,14 @@ package final class V4L2Device {
         }
     }
 
+    /// The node's device number, as sysfs (`/sys/dev/char/MAJOR:MINOR`) and the media graph name it.
+    package func deviceNumber() throws(SystemCallError) -> (major: UInt32, minor: UInt32) {
+        let device = UInt64(try Syscall.fileStatus(fd, subject: node).st_rdev)
+        let major = UInt32(truncatingIfNeeded: ((device >> 8) & 0xfff) | ((device >> 32) & ~0xfff))
+        let minor = UInt32(truncatingIfNeeded: (device & 0xff) | ((device >> 12) & ~0xff))
+        return (major, minor)
+    }
+
     /// The descriptor, for poll(2) only.
     package var pollDescriptor: Int32 { fd }
 

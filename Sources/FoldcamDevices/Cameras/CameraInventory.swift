@@ -44,16 +44,20 @@ public struct CameraInventory {
         }
     }
 
-    /// Sensor sub-devices present, by sysfs path: their name, node and mounting controls, for
-    /// the capture nodes a model links to them (`DeviceModel.subdeviceProperty`).
-    public private(set) var subdevices: [String: (name: String, node: String, controls: V4L2Controls)] = [:]
+    /// Sensor sub-devices present, by sysfs path: their name, node, device number (udev's
+    /// MAJOR:MINOR) and mounting controls, for the capture nodes a model links to them
+    /// (`DeviceModel.subdeviceProperty`) or the media graph does (`V4L2Answers.linkedSensor`).
+    public private(set) var subdevices: [String: (name: String, node: String, number: String?, controls: V4L2Controls)] = [:]
+    /// Capture nodes whose media graph names a sensor, by sysfs path: the sensor's MAJOR:MINOR.
+    private var graphLinks: [String: String] = [:]
 
     /// A node appeared or changed: probe it (blocking) and classify it. A sub-device that
     /// appears makes the capture nodes linked to it be classified again.
     public mutating func update(_ record: UdevRecord, log: Log) -> [InputEvent] {
         entries[record.syspath] = (record, examine(record, log: log))
-        if subdevices[record.syspath] != nil {
-            for (syspath, item) in entries where item.record.properties[DeviceModel.subdeviceProperty] != nil {
+        if let subdevice = subdevices[record.syspath] {
+            for (syspath, item) in entries
+            where item.record.properties[DeviceModel.subdeviceProperty] != nil || (subdevice.number != nil && graphLinks[syspath] == subdevice.number) {
                 entries[syspath] = (item.record, examine(item.record, log: log))
             }
         }
@@ -63,6 +67,7 @@ public struct CameraInventory {
     /// A node went away.
     public mutating func remove(syspath: String, log: Log) -> [InputEvent] {
         subdevices[syspath] = nil
+        graphLinks[syspath] = nil
         if let old = entries.removeValue(forKey: syspath), case let .camera(descriptor) = old.entry {
             log.info("camera removed: \(descriptor.localizedName) (\(descriptor.uniqueID))\(descriptor.rigCamera.map { " = rig camera \($0)" } ?? "")")
         }
@@ -93,12 +98,11 @@ public struct CameraInventory {
             return .failed(error)
         }
         if record.sysname.hasPrefix("v4l-subdev") {
-            subdevices[record.syspath] = (record.attributes["name"] ?? record.sysname, node, answers.controls)
-        } else if let pattern = record.properties[DeviceModel.subdeviceProperty], answers.controls.orientation == nil, answers.controls.sensorRotationCounterClockwise == nil,
-                  let subdevice = subdevices.values.sorted(by: { $0.node < $1.node }).first(where: { Glob(pattern).matches($0.name) }) {
-            answers.controls.orientation = subdevice.controls.orientation
-            answers.controls.sensorRotationCounterClockwise = subdevice.controls.sensorRotationCounterClockwise
-            answers.mountingFrom = "\(subdevice.node) (\(subdevice.name))"
+            let number = record.properties["MAJOR"].flatMap { major in record.properties["MINOR"].map { "\(major):\($0)" } }
+            subdevices[record.syspath] = (record.attributes["name"] ?? record.sysname, node, number, answers.controls)
+        } else {
+            graphLinks[record.syspath] = answers.linkedSensor.map { "\($0.major):\($0.minor)" }
+            takeMountingFromSensor(record, &answers)
         }
         switch CameraClassifier.classify(record, answers, rig: rig, loopback: loopback) {
         case let .camera(descriptor, warnings):
@@ -108,6 +112,22 @@ public struct CameraInventory {
         case let .skipped(reason):
             log.debug("\(node) skipped: \(reason)")
             return .skipped(reason: reason)
+        }
+    }
+
+    /// A capture node without mounting controls of its own takes its sensor's: the sub-device
+    /// a model names (`subdevice` glob on its name), else the one its media graph links it to.
+    private func takeMountingFromSensor(_ record: UdevRecord, _ answers: inout V4L2Answers) {
+        guard answers.controls.orientation == nil, answers.controls.sensorRotationCounterClockwise == nil else { return }
+        let sorted = subdevices.values.sorted { $0.node < $1.node }
+        if let pattern = record.properties[DeviceModel.subdeviceProperty], let subdevice = sorted.first(where: { Glob(pattern).matches($0.name) }) {
+            answers.controls.orientation = subdevice.controls.orientation
+            answers.controls.sensorRotationCounterClockwise = subdevice.controls.sensorRotationCounterClockwise
+            answers.mountingFrom = "\(subdevice.node) (\(subdevice.name))"
+        } else if let link = answers.linkedSensor, let subdevice = sorted.first(where: { $0.number == "\(link.major):\(link.minor)" }) {
+            answers.controls.orientation = subdevice.controls.orientation
+            answers.controls.sensorRotationCounterClockwise = subdevice.controls.sensorRotationCounterClockwise
+            answers.mountingFrom = "\(subdevice.node) (\(subdevice.name), its sensor in the media graph)"
         }
     }
 

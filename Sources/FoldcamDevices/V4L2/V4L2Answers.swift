@@ -12,6 +12,9 @@ public struct V4L2Answers: Sendable, Equatable {
     /// The sub-device the orientation and rotation controls were read from, when not this node
     /// ("/dev/v4l-subdev4 (ov02e10 3-0010)").
     public var mountingFrom: String?
+    /// The sensor the media graph says feeds this capture node, looked up when the node has
+    /// no mounting controls of its own.
+    public var linkedSensor: MediaSensorLink?
 
     public init(capability: V4L2Capability, formats: [V4L2Format] = [], controls: V4L2Controls = V4L2Controls()) {
         self.capability = capability

@@ -20,6 +20,9 @@ public enum V4L2Prober {
         answers.formats = try formats(device, bufferType: bufferType, emulated: &emulated)
         answers.onlyEmulatedFormats = answers.formats.isEmpty && emulated > 0
         answers.controls = try controls(device)
+        if answers.controls.orientation == nil, answers.controls.sensorRotationCounterClockwise == nil {
+            answers.linkedSensor = linkedSensor(device)
+        }
         return answers
     }
 

@@ -1,0 +1,171 @@
+import FoldcamCore
+@testable import FoldcamDevices
+import FoldcamIO
+import FoldcamV4L2
+import Testing
+
+/// The sensor feeding a capture node, found in its media graph (issue 26 item 6): the graphs are
+/// written as MEDIA_IOC_G_TOPOLOGY gives them (kernel constants: sensor 0x20001, I/O 0x10001,
+/// bridge 0x5002; video interface 0x200, sub-device 0x203).
+@Suite struct MediaSensorLinkTests {
+    typealias T = MediaTopology
+    static let sensor: UInt32 = 0x2_0001, io: UInt32 = 0x1_0001, bridge: UInt32 = 0x5002, scaler: UInt32 = 0x4002
+
+    /// A graph builder: entities with one sink pad (id + 100) and one source pad (id + 200).
+    struct Graph {
+        var entities: [T.Entity] = []
+        var interfaces: [T.Interface] = []
+        var links: [T.Link] = []
+        mutating func entity(_ id: UInt32, _ name: String, _ function: UInt32) { entities.append(T.Entity(id: id, name: name, function: function)) }
+        /// A data link from `source`'s source pad to `sink`'s sink pad.
+        mutating func data(_ source: UInt32, _ sink: UInt32, enabled: Bool = true) {
+            links.append(T.Link(source: source + 200, sink: sink + 100, flags: enabled ? T.enabledDataLink : 0))
+        }
+        mutating func node(_ id: UInt32, _ type: UInt32, _ major: UInt32, _ minor: UInt32, controls entity: UInt32) {
+            interfaces.append(T.Interface(id: id, type: type, major: major, minor: minor))
+            links.append(T.Link(source: id, sink: entity, flags: T.interfaceLink))
+        }
+        var topology: T {
+            T(entities: entities, interfaces: interfaces,
+              pads: entities.flatMap { [T.Pad(id: $0.id + 100, entity: $0.id, flags: T.sinkPad), T.Pad(id: $0.id + 200, entity: $0.id, flags: T.sourcePad)] },
+              links: links)
+        }
+    }
+
+    /// vimc's default graph, in part: Sensor A → Debayer A → Scaler → RGB/YUV Capture, and
+    /// Sensor A → Raw Capture 0; every link enabled.
+    static var vimc: T {
+        var graph = Graph()
+        graph.entity(1, "Sensor A", Self.sensor)
+        graph.entity(2, "Sensor B", Self.sensor)
+        graph.entity(3, "Debayer A", 0x4001)
+        graph.entity(4, "Scaler", Self.scaler)
+        graph.entity(5, "Raw Capture 0", Self.io)
+        graph.entity(6, "RGB/YUV Capture", Self.io)
+        graph.data(1, 3)
+        graph.data(1, 5)
+        graph.data(3, 4)
+        graph.data(4, 6)
+        graph.data(2, 4, enabled: false)  // a second input of the scaler, not in use
+        graph.node(50, T.videoInterface, 81, 0, controls: 5)
+        graph.node(51, T.videoInterface, 81, 1, controls: 6)
+        graph.node(52, T.subdeviceInterface, 81, 2, controls: 1)
+        graph.node(53, T.subdeviceInterface, 81, 3, controls: 2)
+        return graph.topology
+    }
+
+    @Test func followsEnabledLinksThroughProcessingEntities() {
+        #expect(Self.vimc.sensor(feedingCaptureNode: 81, 0) == MediaSensorLink(name: "Sensor A", major: 81, minor: 2))
+        // The scaler has a disabled input from Sensor B: the enabled path decides.
+        #expect(Self.vimc.sensor(feedingCaptureNode: 81, 1) == MediaSensorLink(name: "Sensor A", major: 81, minor: 2))
+    }
+
+    @Test func aNodeNotInTheGraphHasNoSensor() {
+        #expect(Self.vimc.sensor(feedingCaptureNode: 81, 9) == nil)
+        #expect(Self.vimc.sensor(feedingCaptureNode: 81, 2) == nil)  // a sub-device, not a capture node
+    }
+
+    /// An IPU-style graph before libcamera configures it: no link enabled. One sensor behind a
+    /// receiver is still that receiver's sensor; a receiver two sensors could feed names none.
+    @Test func unconfiguredLinksCountOnlyWhenOneSensorIsReachable() {
+        var graph = Graph()
+        graph.entity(1, "ov2740 14-0036", Self.sensor)
+        graph.entity(2, "Intel IPU6 CSI2 0", Self.bridge)
+        graph.entity(3, "Intel IPU6 ISYS Capture 0", Self.io)
+        graph.data(1, 2, enabled: false)
+        graph.data(2, 3, enabled: false)
+        graph.node(50, T.videoInterface, 81, 0, controls: 3)
+        graph.node(51, T.subdeviceInterface, 81, 7, controls: 1)
+        #expect(graph.topology.sensor(feedingCaptureNode: 81, 0) == MediaSensorLink(name: "ov2740 14-0036", major: 81, minor: 7))
+        graph.entity(4, "ov01a10 14-0037", Self.sensor)
+        graph.data(4, 2, enabled: false)
+        graph.node(52, T.subdeviceInterface, 81, 8, controls: 4)
+        #expect(graph.topology.sensor(feedingCaptureNode: 81, 0) == nil)
+        // Once a pipeline enables one path, that path names its sensor.
+        graph.links = graph.links.map { link in
+            link.source == 4 + 200 || link.sink == 3 + 100 ? T.Link(source: link.source, sink: link.sink, flags: T.enabledDataLink) : link
+        }
+        #expect(graph.topology.sensor(feedingCaptureNode: 81, 0) == MediaSensorLink(name: "ov01a10 14-0037", major: 81, minor: 8))
+    }
+
+    @Test func aSensorWithoutSubdeviceNodeAndLoopsEndTheSearch() {
+        var graph = Graph()
+        graph.entity(1, "imx219 1-0010", Self.sensor)
+        graph.entity(2, "loop a", Self.scaler)
+        graph.entity(3, "loop b", Self.scaler)
+        graph.entity(4, "capture", Self.io)
+        graph.data(2, 3)
+        graph.data(3, 2)
+        graph.data(3, 4)
+        graph.node(50, T.videoInterface, 81, 0, controls: 4)
+        #expect(graph.topology.sensor(feedingCaptureNode: 81, 0) == nil)
+        graph.data(1, 2)
+        #expect(graph.topology.sensor(feedingCaptureNode: 81, 0) == nil)  // no sub-device node to read
+        graph.node(51, T.subdeviceInterface, 81, 4, controls: 1)
+        #expect(graph.topology.sensor(feedingCaptureNode: 81, 0) == MediaSensorLink(name: "imx219 1-0010", major: 81, minor: 4))
+    }
+
+    @Test func mediaNodeNames() {
+        #expect(V4L2Prober.isMediaNodeName("media0") && V4L2Prober.isMediaNodeName("media12"))
+        #expect(!V4L2Prober.isMediaNodeName("media") && !V4L2Prober.isMediaNodeName("media0x") && !V4L2Prober.isMediaNodeName("video0"))
+    }
+}
+
+/// A capture node without mounting controls takes them from the sensor its media graph links
+/// it to, with no model naming the sensor, whichever of the two appears first.
+@Suite struct MediaGraphMountingTests {
+    let log = Log(threshold: .error)
+    static let subdevice = UdevRecord(syspath: "/sys/devices/platform/i2c-1/1-0010/video4linux/v4l-subdev0", sysname: "v4l-subdev0", subsystem: "video4linux",
+                                      devnode: "/dev/v4l-subdev0", properties: ["MAJOR": "81", "MINOR": "4"], attributes: ["name": "imx219 1-0010"])
+    static let otherSubdevice = UdevRecord(syspath: "/sys/devices/platform/i2c-1/1-0020/video4linux/v4l-subdev1", sysname: "v4l-subdev1", subsystem: "video4linux",
+                                           devnode: "/dev/v4l-subdev1", properties: ["MAJOR": "81", "MINOR": "5"], attributes: ["name": "imx219 1-0020"])
+    static let capture = UdevRecord(syspath: "/sys/devices/platform/csi/video4linux/video0", sysname: "video0", subsystem: "video4linux", devnode: "/dev/video0",
+                                    properties: ["ID_PATH": "platform-csi", "FOLDCAM_CAMERA": "user"], attributes: ["name": "unicam-image"])
+
+    func inventory(link: MediaSensorLink?) throws -> CameraInventory {
+        CameraInventory(rig: try Fixtures.rig("convertible"), loopback: Fixtures.loopback) { node throws(DeviceError) in
+            switch node {
+            case "/dev/v4l-subdev0":
+                return V4L2Answers(capability: V4L2Capability(driver: "", card: "", busInfo: "", nodeCapabilities: []), controls: V4L2Controls(orientation: 1, sensorRotationCounterClockwise: 180))
+            case "/dev/v4l-subdev1":
+                return V4L2Answers(capability: V4L2Capability(driver: "", card: "", busInfo: "", nodeCapabilities: []), controls: V4L2Controls(orientation: 0, sensorRotationCounterClockwise: 90))
+            default:
+                var answers = V4L2Answers(capability: Fixtures.capability(card: "unicam", driver: "unicam"), formats: Fixtures.yuyvFormats)
+                answers.linkedSensor = link
+                return answers
+            }
+        }
+    }
+
+    func check(_ inventory: CameraInventory) throws {
+        let camera = try #require(inventory.descriptors.first { $0.rigCamera == "user" })
+        #expect(camera.position == "back")
+        #expect(camera.sensorRotation == 180)
+        #expect(camera.provenance?.positionSource == "V4L2_CID_CAMERA_ORIENTATION on /dev/v4l-subdev0 (imx219 1-0010, its sensor in the media graph)")
+    }
+
+    @Test func subdeviceFirst() throws {
+        var inventory = try inventory(link: MediaSensorLink(name: "imx219 1-0010", major: 81, minor: 4))
+        _ = inventory.update(Self.otherSubdevice, log: log)
+        _ = inventory.update(Self.subdevice, log: log)
+        _ = inventory.update(Self.capture, log: log)
+        try check(inventory)
+    }
+
+    @Test func subdeviceLater() throws {
+        var inventory = try inventory(link: MediaSensorLink(name: "imx219 1-0010", major: 81, minor: 4))
+        _ = inventory.update(Self.capture, log: log)
+        #expect(inventory.descriptors.first?.provenance?.rotationSource == "rig camera user")
+        _ = inventory.update(Self.otherSubdevice, log: log)  // not its sensor: nothing changes
+        #expect(inventory.descriptors.first?.provenance?.rotationSource == "rig camera user")
+        _ = inventory.update(Self.subdevice, log: log)
+        try check(inventory)
+    }
+
+    @Test func noLinkNoMounting() throws {
+        var inventory = try inventory(link: nil)
+        _ = inventory.update(Self.subdevice, log: log)
+        _ = inventory.update(Self.capture, log: log)
+        #expect(inventory.descriptors.first?.provenance?.rotationSource == "rig camera user")
+    }
+}
