@@ -13,9 +13,9 @@
 #      now asks for (outer-front, green) on a new zero-copy stream, and after unfolding
 #      inner-front again, with foldcamd's descriptors back to their count before the unplug;
 #   3. `rmmod v4l2loopback` while foldcamd and the reader have the loopback open: the kernel
-#      refuses (the module is in use). v4l2loopback 0.12.7 has no control device
-#      (/dev/v4l2loopback, 0.13) to remove one loopback, so the loopback cannot be unplugged
-#      under foldcamd here; that fault is not covered.
+#      refuses (the module is in use). v4l2loopback 0.12.7 has no control device (later
+#      versions' /dev/v4l2loopback) to remove one loopback, so the loopback cannot be unplugged
+#      under foldcamd here: that fault is not covered.
 # After each: the reader still gets frames and foldcamd answers `status`. At the end: the reader
 # logged no error and no format change. Reported (INFO): each recovery's time, frames, descriptors.
 . "$E2E_HERE/lib.sh"
@@ -62,7 +62,7 @@ still_serving() {
 logged_since() { tail -c +"$(($1 + 1))" "$VCAM_LOG" | grep -c -E "$2"; }
 log_size() { stat -c %s "$VCAM_LOG"; }
 descriptors() { find /proc/"$VCAM_PID"/fd -mindepth 1 -maxdepth 1 | wc -l; }
-temporaries() { find "$disk" -name '.*.tmp' | tr '\n' ' '; }
+temporaries() { find "$disk" -name '.*.tmp' | head -n 5 | tr '\n' ' '; }
 
 # --- 1. a full disk under the state and metrics directories --------------------------------
 mkdir -p "$disk"
@@ -81,12 +81,14 @@ vcam_begin "$name" faults || exit 0
 wait_colour "$reader" red 30 || problems+=("at start the reader shows '$(last_colours "$reader" 5)', not red")
 wait_until 30 vcam_logged "inner-front's frames reach the loopback with no copy" \
     || problems+=("at start inner-front's frames did not reach the loopback with no copy (zero-copy forwarding)")
-wait_until 30 vcam_logged "cannot write $disk/metrics/foldcam.prom" \
-    || problems+=("disk full: foldcamd did not log that it cannot write the metrics file")
+# The error named is the disk's (ENOSPC), not a refused directory.
+wait_until 30 vcam_logged "cannot write $disk/metrics/foldcam.prom: .*No space left on device" \
+    || problems+=("disk full: foldcamd did not log that it cannot write the metrics file for want of space")
 ctl pin --persist outer > "$VCAM_DIR/pin-full.out" 2>&1 || problems+=("disk full: pin --persist outer failed: $(tr '\n' ' ' < "$VCAM_DIR/pin-full.out")")
 wait_colour "$reader" green 30 || problems+=("disk full: after pin --persist outer the reader shows '$(last_colours "$reader" 5)', not green")
-wait_until 30 vcam_logged "state: cannot write $disk/state/state.json" \
-    || problems+=("disk full: foldcamd did not log that it cannot write the state file")
+wait_until 30 vcam_logged "state: cannot write $disk/state/state.json: .*No space left on device" \
+    || problems+=("disk full: foldcamd did not log that it cannot write the state file for want of space")
+grep -o "cannot write $disk/[a-z]*/[a-z.]*: [^;(]*" "$VCAM_LOG" | sed "s/ *$//" | sort -u | sed "s/^/INFO $name: disk full: foldcamd logged: /"
 still_serving "disk full"
 leftovers=$(temporaries)
 [ -z "$leftovers" ] || problems+=("disk full: temporary files left behind: $leftovers")
@@ -122,10 +124,12 @@ else
     plugged=$EPOCHREALTIME
     echo vivid.0 > "$driver/bind" || problems+=("could not bind vivid.0 again")
     udevadm settle -t 30
+    settled=$(seconds_since "$plugged")
     configure_vivid
+    configured=$(seconds_since "$plugged")
     wait_colour "$reader" green 60 || problems+=("plugged in again (folded): the reader shows '$(last_colours "$reader" 5)', not green (outer-front)")
     vcam_wait_readiness ready 30 || problems+=("plugged in again: readiness '$(vcam_readiness)', not ready")
-    info "plugged in again: the reader shows outer-front $(seconds_since "$plugged") s after the bind"
+    info "plugged in again: after the bind udev settled in $settled s, vivid was configured at $configured s, the reader showed outer-front at $(seconds_since "$plugged") s"
     outer_zero_copy() { (($(logged_since "$offset" "outer-front's frames reach the loopback with no copy") >= 1)); }
     wait_until 30 outer_zero_copy || problems+=("plugged in again: outer-front's new stream did not reach the loopback with no copy")
     still_serving "plugged in again"
@@ -142,11 +146,12 @@ else
 fi
 
 # --- 3. the loopback's module removed while in use ------------------------------------------
-version=$(cat /sys/module/v4l2loopback/version 2> /dev/null || echo unknown)
+# The module has no version of its own in sysfs or modinfo; the package's is the module's.
+version=$(dpkg-query -W -f '${Version}' v4l2loopback-dkms 2> /dev/null)
 if rmmod v4l2loopback 2> "$VCAM_DIR/rmmod.err"; then
     problems+=("rmmod v4l2loopback succeeded while the loopback was open")
 else
-    info "rmmod v4l2loopback $version refused while in use: $(tr '\n' ' ' < "$VCAM_DIR/rmmod.err")(no control device to remove one loopback in this version)"
+    info "rmmod v4l2loopback (v4l2loopback-dkms ${version:-unknown}) refused while in use: $(tr '\n' ' ' < "$VCAM_DIR/rmmod.err")(the module has no control device, /dev/v4l2loopback, to remove one loopback; later versions have)"
 fi
 still_serving "after rmmod v4l2loopback"
 
