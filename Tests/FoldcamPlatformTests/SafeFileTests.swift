@@ -44,6 +44,16 @@ import Testing
         #expect(Directory.names(in: directory).sorted() == [".state.json.\(getpid()).tmp", "state.json"])
     }
 
+    /// A write that fails half way (a full disk in e2e check 96; here a directory in the way of
+    /// the rename) throws and takes its temporary file with it: nothing accumulates.
+    @Test func aFailedReplaceLeavesNoTemporary() throws {
+        let directory = try RealCallTests.temporaryDirectory()
+        defer { _ = Glibc.system("rm -rf '\(directory)'") }
+        #expect(mkdir(directory + "/state.json", 0o700) == 0 && mkdir(directory + "/state.json/kept", 0o700) == 0)
+        #expect(throws: SystemCallError.self) { try SafeFile.replace(Array("one".utf8), directory: directory, name: "state.json", durable: true) }
+        #expect(Directory.names(in: directory) == ["state.json"])
+    }
+
     @Test func directoriesAreCheckedAlongTheWholePath() throws {
         let directory = try RealCallTests.temporaryDirectory()
         defer { _ = Glibc.system("rm -rf '\(directory)'") }
