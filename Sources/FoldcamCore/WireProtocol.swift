@@ -111,12 +111,20 @@ public enum WireProtocol {
         splice(prefix: [("event", .string(topic.rawValue)), ("seq", .int(seq))], last: "data", data)
     }
 
-    /// `{"a":…,"b":…,"last":<encoded>}` and a newline. The small members are encoded as an
-    /// object whose closing brace is replaced by the spliced member.
+    /// `{"a":…,"b":…,"last":<encoded>}` and a newline, built in one buffer sized up front: this
+    /// runs for every query and every event, so it makes no object to encode.
     private static func splice(prefix: [(String, JSONValue)], last key: String, _ encoded: EncodedJSON) -> [UInt8] {
-        var line = JSONValue.object(prefix + [(key, .null)]).compactUTF8
-        line.removeLast("null}".utf8.count)
-        line.reserveCapacity(line.count + encoded.bytes.count + 2)
+        var line: [UInt8] = []
+        line.reserveCapacity(64 + encoded.bytes.count)
+        line.append(UInt8(ascii: "{"))
+        for (name, value) in prefix {
+            JSONValue.string(name).write(compactTo: &line)
+            line.append(UInt8(ascii: ":"))
+            value.write(compactTo: &line)
+            line.append(UInt8(ascii: ","))
+        }
+        JSONValue.string(key).write(compactTo: &line)
+        line.append(UInt8(ascii: ":"))
         line.append(contentsOf: encoded.bytes)
         line.append(UInt8(ascii: "}"))
         line.append(UInt8(ascii: "\n"))
