@@ -207,11 +207,18 @@ public struct JSONParser {
         // building the string a scalar at a time was most of a request's parsing.
         var result = ""
         var runStart = index
+        // An ASCII run is valid UTF-8 as it is; only a run with other bytes is validated.
+        var runIsASCII = true
         func flush(_ parser: JSONParser, into result: inout String) throws(JSONSyntaxError) {
             guard runStart < parser.index else { return }
-            // Validates UTF-8: invalid sequences are an error, not replacement characters.
-            guard let run = String(validating: parser.bytes[runStart..<parser.index], as: UTF8.self) else {
-                throw parser.error("invalid UTF-8 in string")
+            let bytes = parser.bytes[runStart..<parser.index]
+            let run: String
+            if runIsASCII {
+                run = String(decoding: bytes, as: UTF8.self)
+            } else {
+                // Invalid sequences are an error, not replacement characters.
+                guard let valid = String(validating: bytes, as: UTF8.self) else { throw parser.error("invalid UTF-8 in string") }
+                run = valid
             }
             if result.isEmpty { result = run } else { result += run }
         }
@@ -227,8 +234,12 @@ public struct JSONParser {
                 index += 1
                 result.unicodeScalars.append(try parseEscape())
                 runStart = index
+                runIsASCII = true
             case 0..<0x20:
                 throw error("control character in string (escape it)")
+            case 0x80...:
+                runIsASCII = false
+                index += 1
             default:
                 index += 1
             }
