@@ -33,6 +33,15 @@ import PackageDescription
 //   time. Their file reads go through Platform.
 // - foldcamd/main.swift imports Glibc for exit(3) only. Signals are named by Platform's
 //   SignalSource.Signal, so no module above Platform needs their numbers.
+// foldcamd's modules import neither _Concurrency nor _StringProcessing (the compiler imports
+// both into every module unless told not to): then foldcamd links neither, nor libdispatch and
+// _RegexParser with them, which is 1.6 MB of its idle resident memory (docs/benchmarks.md,
+// "Idle RSS"). Substring search is FoldcamCore's TextSearch. foldcamctl and the companion,
+// which use async, import them in their own modules.
+let withoutImplicitRuntimeModules: [SwiftSetting] = [
+    .unsafeFlags(["-Xfrontend", "-disable-implicit-concurrency-module-import", "-Xfrontend", "-disable-implicit-string-processing-module-import"]),
+]
+
 let package = Package(
     name: "foldcam",
     products: [
@@ -60,22 +69,23 @@ let package = Package(
             exclude: ["Presets"],
             // The standard library's rounding and squareRoot() call into libm; executables that
             // do not import Foundation would otherwise fail to link. This imports nothing.
+            swiftSettings: withoutImplicitRuntimeModules,
             linkerSettings: [.linkedLibrary("m")],
             plugins: ["EmbedRigPresets"]
         ),
         // Text and SVG presentation of rigs and states (foldcamctl rig render, docs/rigs.md).
-        .target(name: "FoldcamRender", dependencies: ["FoldcamCore"]),
+        .target(name: "FoldcamRender", dependencies: ["FoldcamCore"], swiftSettings: withoutImplicitRuntimeModules),
         // Frames for the virtual camera: formats, transforms, synthetic sources, the snapshot
         // ring and the switching state machine. Pure Swift, no I/O.
-        .target(name: "FoldcamVideo", dependencies: ["FoldcamCore"]),
+        .target(name: "FoldcamVideo", dependencies: ["FoldcamCore"], swiftSettings: withoutImplicitRuntimeModules),
         // Linux headers the Glibc module lacks (epoll, eventfd, timerfd, signalfd, ucred).
         .systemLibrary(name: "CLinuxShims"),
         // The only module that makes system calls: files, sockets, device nodes, poll/epoll,
         // ioctl, mmap, threads, signals; one errno-carrying error (SystemCallError) with one
         // definition of "the device vanished".
-        .target(name: "FoldcamPlatform", dependencies: ["CLinuxShims"]),
+        .target(name: "FoldcamPlatform", dependencies: ["CLinuxShims"], swiftSettings: withoutImplicitRuntimeModules),
         // Logging, rig and config loading, argument parsing: built on Platform's files.
-        .target(name: "FoldcamIO", dependencies: ["FoldcamCore", "FoldcamPlatform"]),
+        .target(name: "FoldcamIO", dependencies: ["FoldcamCore", "FoldcamPlatform"], swiftSettings: withoutImplicitRuntimeModules),
         // The V4L2 UAPI and libv4l2 (its VIDIOC_* macros re-exported with a prefix): the one C
         // shim for V4L2. libv4l2's header only (libv4l-dev): pkg-config would link it, and
         // FoldcamV4L2 loads it with dlopen when it first probes a node.
@@ -83,7 +93,7 @@ let package = Package(
         // The V4L2 vocabulary both device modules speak: the one device owner type (kernel calls
         // through Platform, or libv4l2 for probing), its typed formats and controls, and the one
         // pixel-format code (FourCC).
-        .target(name: "FoldcamV4L2", dependencies: ["FoldcamPlatform", "CV4L2"]),
+        .target(name: "FoldcamV4L2", dependencies: ["FoldcamPlatform", "CV4L2"], swiftSettings: withoutImplicitRuntimeModules),
         // libudev: the device inventory and hotplug events of FoldcamDevices.
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
         // libinput's header only (libinput-dev): pkg-config would link it, and FoldcamDevices loads it
@@ -92,7 +102,7 @@ let package = Package(
         // Real hardware: cameras (udev inventory + V4L2 probes), switches (libinput), sensors (a
         // table of drivers chosen by what udev says). C library calls stay in thin owner types;
         // only descriptors and InputEvents leave it.
-        .target(name: "FoldcamDevices", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamV4L2", "CUdev", "CLibInput"]),
+        .target(name: "FoldcamDevices", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamV4L2", "CUdev", "CLibInput"], swiftSettings: withoutImplicitRuntimeModules),
         // libpng's simplified API, for snapshots (macros re-exported with a prefix); the header
         // only (libpng-dev): FoldcamCapture loads libpng with dlopen at the first snapshot.
         .systemLibrary(name: "CPNG"),
@@ -100,9 +110,9 @@ let package = Package(
         // libjpeg-turbo's TurboJPEG API, for MJPG cameras; the header only (libturbojpeg0-dev):
         // FoldcamCapture loads libturbojpeg with dlopen when a virtual camera decodes MJPG.
         .systemLibrary(name: "CTurboJPEG"),
-        .target(name: "FoldcamCapture", dependencies: ["FoldcamVideo", "FoldcamPlatform", "FoldcamV4L2", "FoldcamCore", "CPNG", "CTurboJPEG"]),
+        .target(name: "FoldcamCapture", dependencies: ["FoldcamVideo", "FoldcamPlatform", "FoldcamV4L2", "FoldcamCore", "CPNG", "CTurboJPEG"], swiftSettings: withoutImplicitRuntimeModules),
         // The daemon: event loop, socket server, request handling. Executables stay thin.
-        .target(name: "FoldcamDaemon", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamRender", "FoldcamVideo", "FoldcamCapture", "FoldcamDevices"]),
+        .target(name: "FoldcamDaemon", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamRender", "FoldcamVideo", "FoldcamCapture", "FoldcamDevices"], swiftSettings: withoutImplicitRuntimeModules),
         // The client library kiosk code imports: requests, events, reconnecting direction maps.
         .target(name: "FoldcamClient", dependencies: ["FoldcamCore", "FoldcamPlatform"]),
         // The PipeWire companion (docs/pipewire.md): pure decisions (PipeWireBridge), node
@@ -114,7 +124,7 @@ let package = Package(
         // The SPA pod builders, macros and callback tables Swift cannot call, behind a small
         // non-variadic C API: one connection, camera nodes that forward one input with one copy.
         .target(name: "CPipeWireShim", dependencies: ["CPipeWire"]),
-        .executableTarget(name: "foldcamd", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamDaemon"]),
+        .executableTarget(name: "foldcamd", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamDaemon"], swiftSettings: withoutImplicitRuntimeModules),
         // `foldcamctl report`: what a device model needs, read from sysfs, udev's database, V4L2
         // (kernel ioctls, no libv4l2) and pw-dump; redacted (docs/devices.md).
         .target(name: "FoldcamReport", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamV4L2"]),

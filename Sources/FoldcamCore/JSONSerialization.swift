@@ -20,6 +20,11 @@ extension JSONValue {
         return output
     }
 
+    /// Appends the compact encoding to `output` (to build a line in one buffer).
+    func write(compactTo output: inout [UInt8]) {
+        write(to: &output, indent: nil, level: 0)
+    }
+
     /// One JSON-lines record: the compact text and a newline, as UTF-8 bytes.
     public var jsonLine: [UInt8] {
         var output = compactUTF8

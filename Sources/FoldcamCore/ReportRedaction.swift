@@ -6,7 +6,7 @@ public enum ReportRedaction {
     /// Property or attribute names whose value identifies one unit rather than a model.
     public static func isIdentifying(_ key: String) -> Bool {
         let upper = key.uppercased()
-        return ["SERIAL", "UUID", "MAC", "ADDRESS", "UNIQ"].contains { upper.contains($0) }
+        return ["SERIAL", "UUID", "MAC", "ADDRESS", "UNIQ"].contains { upper.containsText($0) }
     }
 
     /// `KEY=value` with the value replaced when the key identifies a unit, and any hardware

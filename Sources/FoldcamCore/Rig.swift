@@ -207,6 +207,10 @@ public struct SwitchMappings: Sendable {
     public var lid: SwitchMapping?
     /// `SW_TABLET_MODE` on moves this hinge to this angle.
     public var tabletMode: SwitchMapping?
+
+    /// No switch moves a hinge: nothing reads switches (libinput, with its glib stack, is not
+    /// even loaded).
+    public var isEmpty: Bool { lid == nil && tabletMode == nil }
 }
 
 public struct Tunables: Sendable, Equatable {

@@ -103,24 +103,39 @@ public enum WireProtocol {
 
     /// `reply(id:result:).jsonLine`, with the result's encoding spliced in rather than redone.
     public static func replyLine(id: JSONValue, result: EncodedJSON) -> [UInt8] {
-        splice(prefix: [("id", id)], last: "result", result)
+        var line = start(reserving: result)
+        line.append(contentsOf: #"{"id":"#.utf8)
+        id.write(compactTo: &line)
+        line.append(contentsOf: #","result":"#.utf8)
+        finish(&line, result)
+        return line
     }
 
     /// `event(_:seq:data:).jsonLine`, with the data's encoding spliced in rather than redone.
     public static func eventLine(_ topic: Topic, seq: Int, data: EncodedJSON) -> [UInt8] {
-        splice(prefix: [("event", .string(topic.rawValue)), ("seq", .int(seq))], last: "data", data)
+        var line = start(reserving: data)
+        line.append(contentsOf: #"{"event":"#.utf8)
+        JSONValue.string(topic.rawValue).write(compactTo: &line)
+        line.append(contentsOf: #","seq":"#.utf8)
+        line.append(contentsOf: String(seq).utf8)
+        line.append(contentsOf: #","data":"#.utf8)
+        finish(&line, data)
+        return line
     }
 
-    /// `{"a":…,"b":…,"last":<encoded>}` and a newline. The small members are encoded as an
-    /// object whose closing brace is replaced by the spliced member.
-    private static func splice(prefix: [(String, JSONValue)], last key: String, _ encoded: EncodedJSON) -> [UInt8] {
-        var line = JSONValue.object(prefix + [(key, .null)]).compactUTF8
-        line.removeLast("null}".utf8.count)
-        line.reserveCapacity(line.count + encoded.bytes.count + 2)
+    // A line is built in one buffer sized up front, its fixed parts written as they are: this
+    // runs for every query and every event (it made and encoded an object each time, 8% of a
+    // directions request under perf). The members' order is `reply`'s and `event`'s.
+    private static func start(reserving encoded: EncodedJSON) -> [UInt8] {
+        var line: [UInt8] = []
+        line.reserveCapacity(96 + encoded.bytes.count)
+        return line
+    }
+
+    private static func finish(_ line: inout [UInt8], _ encoded: EncodedJSON) {
         line.append(contentsOf: encoded.bytes)
         line.append(UInt8(ascii: "}"))
         line.append(UInt8(ascii: "\n"))
-        return line
     }
 }
 

@@ -78,7 +78,7 @@ public struct LoadedConfiguration: Sendable {
             if let chosen = selection.model, let rigID = selection.rig?.id {
                 notes.append("rig: \(rigID) from model \(chosen.id) (no rig configured)")
                 // The defaults' rig is not the one used: say which is.
-                warnings = warnings.map { $0.replacing("using the defaults (rig \(config.rig),", with: "using the defaults (rig \(rigID) from model \(chosen.id),", maxReplacements: 1) }
+                warnings = warnings.map { $0.replacingFirstText("using the defaults (rig \(config.rig),", with: "using the defaults (rig \(rigID) from model \(chosen.id),") }
                 config.model = chosen
                 config.rig = RigLoader.modelPrefix + chosen.id
             }

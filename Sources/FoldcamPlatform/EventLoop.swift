@@ -24,9 +24,21 @@ public final class EventLoop {
 
     public typealias Handler = (Readiness) -> Void
 
+    /// Work a handler asks for once the current batch of readiness handlers has run
+    /// (`schedule`). Costs no system call, where a `Mailbox` posted to the loop's own thread
+    /// costs a write, a second epoll_wait and a read.
+    public final class Deferred {
+        fileprivate let work: () -> Void
+        fileprivate var scheduled = false
+        fileprivate init(_ work: @escaping () -> Void) { self.work = work }
+    }
+
     private let epoll: FileDescriptor
     private var handlers: [Int32: Handler] = [:]
     private var running = false
+    private var scheduled: [Deferred] = []
+    /// The list being run, swapped with `scheduled` so running it neither copies nor allocates.
+    private var due: [Deferred] = []
 
     public init() throws(SystemCallError) {
         epoll = FileDescriptor(owning: try Syscall.epollCreate())
@@ -50,13 +62,31 @@ public final class EventLoop {
         handlers[descriptor.rawValue] = nil
     }
 
+    /// Work that `schedule` runs after a batch of handlers. The loop holds it until
+    /// `removeAllHandlers`.
+    public func deferred(_ work: @escaping () -> Void) -> Deferred {
+        Deferred(work)
+    }
+
+    /// Runs `deferred` once, after the handlers of the batch being dispatched (or, called
+    /// outside a handler, after the next batch). Scheduling it again before it ran does
+    /// nothing; scheduled from its own work, it runs after the next batch, so every descriptor
+    /// that became ready in between is dispatched first.
+    public func schedule(_ deferred: Deferred) {
+        guard !deferred.scheduled else { return }
+        deferred.scheduled = true
+        scheduled.append(deferred)
+    }
+
     /// Runs until `stop()` is called from a handler.
     public func run() throws(SystemCallError) {
         running = true
         var events = [epoll_event](repeating: epoll_event(), count: 64)
         while running {
+            // With deferred work waiting, only look at what is ready, do not sleep.
+            let timeout: Int32 = scheduled.isEmpty ? -1 : 0
             let count = try events.withUnsafeMutableBufferPointer { buffer throws(SystemCallError) in
-                try Syscall.epollWait(epoll.rawValue, buffer, timeoutMilliseconds: -1)
+                try Syscall.epollWait(epoll.rawValue, buffer, timeoutMilliseconds: timeout)
             }
             for index in 0..<count {
                 let event = events[index]
@@ -65,6 +95,18 @@ public final class EventLoop {
                 handler(Readiness(rawValue: event.events))
                 if !running { break }
             }
+            guard running, !scheduled.isEmpty else { continue }
+            swap(&scheduled, &due)
+            var ran = 0
+            for deferred in due {
+                ran += 1
+                deferred.scheduled = false
+                deferred.work()
+                if !running { break }
+            }
+            // Stopped midway: what did not run stays scheduled for a later run().
+            if ran < due.count { scheduled.append(contentsOf: due[ran...]) }
+            due.removeAll(keepingCapacity: true)
         }
     }
 
@@ -78,5 +120,7 @@ public final class EventLoop {
     public func removeAllHandlers() {
         precondition(!running, "remove handlers only after run() returned")
         handlers.removeAll()
+        scheduled.removeAll()
+        due.removeAll()
     }
 }

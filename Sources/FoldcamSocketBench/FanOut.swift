@@ -4,14 +4,17 @@ import Glibc
 import Synchronization
 
 /// Subscribers spread over a few threads, each waiting on its sockets with epoll. Every socket
-/// receives one `posture` event per hinge change; a thread records, per change, when the last
-/// of its sockets received it.
+/// receives one `posture` event per hinge change; a thread records when each of its sockets
+/// received each change, and per change when the last of them did.
 final class SubscriberThreads: @unchecked Sendable {
     // @unchecked: each thread writes only its own row of `lastArrival`; the main thread reads
     // the rows after `arrivals` (an atomic, sequentially consistent) says every event is in.
     let threadCount: Int
     let changes: Int
     private var lastArrival: [[UInt64]]
+    /// Every arrival of each thread: (change, when), reserved up front so recording one does
+    /// not allocate while the daemon sends.
+    private var everyArrival: [[(change: Int, at: UInt64)]]
     let arrivals = Atomic<Int>(0)
     let failures = Atomic<Int>(0)
     private var sockets: [[LineSocket]]
@@ -24,6 +27,11 @@ final class SubscriberThreads: @unchecked Sendable {
         for (index, socket) in sockets.enumerated() { groups[index % threadCount].append(socket) }
         self.sockets = groups
         lastArrival = [[UInt64]](repeating: [UInt64](repeating: 0, count: changes), count: threadCount)
+        everyArrival = groups.map { group in
+            var arrivals: [(change: Int, at: UInt64)] = []
+            arrivals.reserveCapacity(group.count * changes)
+            return arrivals
+        }
     }
 
     func start() throws {
@@ -46,6 +54,12 @@ final class SubscriberThreads: @unchecked Sendable {
     /// When the last subscriber received change `index` (after join, or once arrivals say so).
     func lastArrival(ofChange index: Int) -> UInt64 {
         (0..<threadCount).map { lastArrival[$0][index] }.max() ?? 0
+    }
+
+    /// Each subscriber's delay for each change from `first` on: its arrival minus `starts[change]`
+    /// (after join).
+    func delays(from first: Int, starts: [UInt64]) -> [UInt64] {
+        everyArrival.flatMap { $0.lazy.filter { $0.change >= first }.map { $0.at - starts[$0.change] } }
     }
 
     private final class ThreadContext {
@@ -90,6 +104,7 @@ final class SubscriberThreads: @unchecked Sendable {
                         received[slot] += 1
                         if change < changes {
                             if now > lastArrival[threadIndex][change] { lastArrival[threadIndex][change] = now }
+                            everyArrival[threadIndex].append((change, now))
                             arrivals.add(1, ordering: .sequentiallyConsistent)
                         }
                         if received[slot] == changes { done += 1 }

@@ -160,3 +160,30 @@ enum ProcStatus {
         }
     }
 }
+
+/// What the whole machine's CPUs did (/proc/stat's first line), to tell how much other work ran
+/// beside the benchmark: the load average moves too slowly to say that about one run.
+struct MachineCPU {
+    /// Time the CPUs spent running anything (user, nice, system, irq, softirq), in nanoseconds.
+    var busy: UInt64 = 0
+    /// Time the hypervisor ran something else instead (steal), in nanoseconds.
+    var stolen: UInt64 = 0
+    var wall: UInt64 = 0
+
+    static func now() -> MachineCPU {
+        let line = ProcStatus.read("/proc/stat").split(separator: "\n").first ?? ""
+        let ticks = line.split(separator: " ").dropFirst().compactMap { UInt64($0) }
+        let nanosecondsPerTick = 1_000_000_000 / UInt64(max(sysconf(Int32(_SC_CLK_TCK)), 1))
+        func field(_ index: Int) -> UInt64 { index < ticks.count ? ticks[index] * nanosecondsPerTick : 0 }
+        // user nice system idle iowait irq softirq steal
+        return MachineCPU(busy: field(0) + field(1) + field(2) + field(5) + field(6), stolen: field(7), wall: MonotonicClock.nanoseconds)
+    }
+
+    /// The average number of CPUs other processes kept busy from `start` to `self`, given the
+    /// CPU time the benchmark's own processes used meanwhile.
+    func otherCPUs(since start: MachineCPU, ownNanoseconds: UInt64) -> Double {
+        let busy = busy > start.busy ? busy - start.busy : 0
+        let other = busy > ownNanoseconds ? busy - ownNanoseconds : 0
+        return wall > start.wall ? Double(other) / Double(wall - start.wall) : 0
+    }
+}

@@ -9,12 +9,13 @@ let spec = CommandLineSpec(
     summary: """
         Starts foldcamd --simulate (release build, found next to this executable unless --daemon is given) and a minimal \
         echo server on Unix sockets in a temporary directory, then measures: round trip (a directions request -> reply, \
-        p50/p99, against the echo server's round trip of the same request line in the same run; target ratio <= 1.5; \
-        client and servers pinned to one CPU, then to separate CPUs); fan-out (simulate.hinge -> the last of N subscribers \
-        has the event, p50/p99 over the changes; target p99 < 10 ms); idle RSS (VmRSS of a fresh daemon after start-up, \
+        p50/p99, against the echo server's round trip of the same request line in the same run; target ratio <= 1.2 on one \
+        CPU; client and servers pinned to one CPU, then to separate CPUs); fan-out (simulate.hinge -> each of N subscribers \
+        has the event, p50/p99 over every subscriber and change, target p99 < 5 ms; and to the last of them, per change); idle RSS (VmRSS of a fresh daemon after start-up, \
         no sweep; target < 12 MB); idle wake-ups (context switches of all the daemon's threads over --idle-seconds; target \
-        none), with each thread's. Build everything in release first: swift build -c release && swift run -c release foldcam-socket-bench. \
-        Targets are reported, not asserted.
+        none), with each thread's. The load average is printed before and after, and how many CPUs other processes kept \
+        busy while timing (/proc/stat less the benchmark's own processes); at 0.2 or more the run is marked as taken under load. Build both in release first: swift build -c release \
+        --product foldcamd && swift build -c release --product foldcam-socket-bench. Targets are reported, not asserted.
         """,
     commands: [
         CommandSpec("run", section: "modes", help: "measure and print the figures"),
@@ -106,9 +107,15 @@ struct RoundTrips {
 
 struct Results {
     var roundTrips: [RoundTrips] = []
+    /// Per change: from the request to the last subscriber's event.
     var fanOut = Percentiles([])
+    /// Every subscriber's delay for every change.
+    var fanOutEach = Percentiles([])
     /// The daemon's CPU time per hinge change.
     var changeCPU = 0.0
+    /// The daemon's context switches per hinge change: far above one means it was preempted
+    /// while sending (by the subscribers it woke, on its CPU).
+    var changeSwitches = 0.0
     var subscribers = 0
     var idleRSSKiB = 0
     var idleSwitches = 0
@@ -117,6 +124,34 @@ struct Results {
     /// Context switches of each thread over the idle window, by thread name.
     var idleByThread: [(name: String, switches: Int)] = []
     var loadAverage: [Double] = []
+    /// Before anything was started: what else the machine was doing.
+    var loadAverageBefore: [Double] = []
+    /// CPUs kept busy by other processes, on average, during the timed parts (round trips and
+    /// fan-out): what makes a run one "taken under load".
+    var otherCPUs = 0.0
+}
+
+/// The targets of issue 29 (docs/benchmarks.md, "Socket").
+enum Target {
+    static let roundTripRatio = 1.2
+    static let fanOutP99Nanoseconds = 5_000_000.0
+    static let idleMegabytes = 12.0
+    static let idleHardwareMegabytes = 14.0
+}
+
+/// Whether other processes kept a fifth of a CPU or more busy, on average, while the figures
+/// were timed: then wall-clock figures are inflated by them.
+func underLoad(_ results: Results) -> Bool {
+    results.otherCPUs >= 0.2
+}
+
+/// This process's CPU time, the subscriber threads that ended included (getrusage; the
+/// per-thread schedstat files go with their threads).
+func ownCPUNanoseconds() -> UInt64 {
+    var usage = rusage()
+    getrusage(RUSAGE_SELF.rawValue, &usage)
+    let microseconds = (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1_000_000 + usage.ru_utime.tv_usec + usage.ru_stime.tv_usec
+    return UInt64(max(microseconds, 0)) * 1000
 }
 
 func loadAverage() -> [Double] {
@@ -136,6 +171,7 @@ func runBench(_ options: Options) throws -> Results {
     }
     let daemonPath = try daemonExecutable(options)
     var results = Results()
+    results.loadAverageBefore = loadAverage()
     results.subscribers = options.subscribers
     results.idleSeconds = options.idleSeconds
 
@@ -185,6 +221,8 @@ func runBench(_ options: Options) throws -> Results {
     guard reply.starts(with: Array(#"{"id":1,"result":{"#.utf8)) else {
         throw BenchError("unexpected directions reply: \(String(decoding: reply, as: UTF8.self))")
     }
+    let machineBefore = MachineCPU.now()
+    let ownBefore = ownCPUNanoseconds() + ProcStatus.cpuNanoseconds(pid: echo.pid) + ProcStatus.cpuNanoseconds(pid: daemon.pid)
     for placement in Placement.available {
         let cpus = placement.cpus
         try Affinity.pin(0, to: cpus.client)
@@ -212,11 +250,15 @@ func runBench(_ options: Options) throws -> Results {
     note("fan-out: \(total) hinge changes (\(warmUp) warm-up) to \(options.subscribers) subscribers on 4 threads")
     var starts: [UInt64] = []
     var changeCPUBefore: UInt64 = 0
+    var switchesBefore = 0
     for change in 0..<total {
         // 60°, 60.5°, … inside halfOpen: each change moves the hinge (one posture event each).
         let angle = 60 + Double(change % 100) / 2
         let line = Array(#"{"id":2,"method":"simulate.hinge","params":{"hinge":"fold","angle":\#(angle)}}"#.utf8) + [10]
-        if change == warmUp { changeCPUBefore = ProcStatus.cpuNanoseconds(pid: daemon.pid) }
+        if change == warmUp {
+            changeCPUBefore = ProcStatus.cpuNanoseconds(pid: daemon.pid)
+            switchesBefore = ProcStatus.contextSwitches(pid: daemon.pid).switches
+        }
         let start = MonotonicClock.nanoseconds
         try daemonClient.send(line)
         starts.append(start)
@@ -232,8 +274,12 @@ func runBench(_ options: Options) throws -> Results {
         usleep(2_000)  // let the daemon and the threads settle before the next change
     }
     results.changeCPU = Double(ProcStatus.cpuNanoseconds(pid: daemon.pid) - changeCPUBefore) / Double(options.changes)
+    results.changeSwitches = Double(ProcStatus.contextSwitches(pid: daemon.pid).switches - switchesBefore) / Double(options.changes)
     threads.join()
     results.fanOut = Percentiles((warmUp..<total).map { threads.lastArrival(ofChange: $0) - starts[$0] })
+    results.fanOutEach = Percentiles(threads.delays(from: warmUp, starts: starts))
+    let own = ownCPUNanoseconds() + ProcStatus.cpuNanoseconds(pid: echo.pid) + ProcStatus.cpuNanoseconds(pid: daemon.pid) - ownBefore
+    results.otherCPUs = MachineCPU.now().otherCPUs(since: machineBefore, ownNanoseconds: own)
     results.loadAverage = loadAverage()
     return results
 }
@@ -281,16 +327,18 @@ func report(_ results: Results, _ options: Options) {
                 "\"ratioP50\": \(trips.directions.p50 / trips.echo.p50), \"ratioP99\": \(trips.directions.p99 / trips.echo.p99), \"samples\": \(trips.directions.count), " +
                 "\"cpuPerRequestNs\": {\"echo\": \(Int(trips.echoCPU)), \"directions\": \(Int(trips.directionsCPU))}}"
             }.joined(separator: ", "))}, \
-            "fanOut": {"subscribers": \(results.subscribers), "p50Ns": \(Int(results.fanOut.p50)), "p99Ns": \(Int(results.fanOut.p99)), "maxNs": \(Int(results.fanOut.maximum)), "changes": \(results.fanOut.count), "daemonCPUPerChangeNs": \(Int(results.changeCPU))}, \
+            "fanOut": {"subscribers": \(results.subscribers), "p50Ns": \(Int(results.fanOutEach.p50)), "p99Ns": \(Int(results.fanOutEach.p99)), "maxNs": \(Int(results.fanOutEach.maximum)), "deliveries": \(results.fanOutEach.count), \
+            "last": {"p50Ns": \(Int(results.fanOut.p50)), "p99Ns": \(Int(results.fanOut.p99)), "maxNs": \(Int(results.fanOut.maximum))}, "changes": \(results.fanOut.count), "daemonCPUPerChangeNs": \(Int(results.changeCPU)), "daemonContextSwitchesPerChange": \(results.changeSwitches)}, \
             "idle": {"rssKiB": \(results.idleRSSKiB), "contextSwitches": \(results.idleSwitches), "seconds": \(results.idleSeconds), "threads": \(results.idleThreads), \
             "byThread": {\(results.idleByThread.map { "\"\($0.name)\": \($0.switches)" }.joined(separator: ", "))}}, \
-            "loadAverage": \(results.loadAverage)}
+            "loadAverageBefore": \(results.loadAverageBefore), "loadAverage": \(results.loadAverage), "otherCPUs": \(results.otherCPUs), "underLoad": \(underLoad(results))}
             """)
         return
     }
     func verdict(_ ok: Bool) -> String { ok ? "PASS" : "MISS" }
     let cpus = sysconf(Int32(_SC_NPROCESSORS_ONLN))
-    print("foldcam-socket-bench: \(cpus) CPUs, load average \(results.loadAverage.map { String(($0 * 100).rounded() / 100) }.joined(separator: " "))")
+    func loads(_ values: [Double]) -> String { values.map { String(($0 * 100).rounded() / 100) }.joined(separator: " ") }
+    print("foldcam-socket-bench: \(cpus) CPUs, load average \(loads(results.loadAverageBefore)) before, \(loads(results.loadAverage)) after; other processes kept \((results.otherCPUs * 100).rounded() / 100) CPUs busy while timing\(underLoad(results) ? " (TAKEN UNDER LOAD)" : "")")
     print("")
     for trips in results.roundTrips {
         let ratio50 = trips.directions.p50 / trips.echo.p50
@@ -299,21 +347,24 @@ func report(_ results: Results, _ options: Options) {
         print("".padding(33) + pad("p50") + "  " + pad("p99"))
         print("  baseline: echo server          \(pad(microseconds(trips.echo.p50)))  \(pad(microseconds(trips.echo.p99)))")
         print("  directions request             \(pad(microseconds(trips.directions.p50)))  \(pad(microseconds(trips.directions.p99)))")
-        print("  ratio directions / echo        \(pad(ratioText(ratio50)))  \(pad(ratioText(ratio99)))   target <= 1.5×: \(verdict(ratio50 <= 1.5)) (p50), \(verdict(ratio99 <= 1.5)) (p99)")
+        print("  ratio directions / echo        \(pad(ratioText(ratio50)))  \(pad(ratioText(ratio99)))   target <= \(Target.roundTripRatio)×\(trips.placement == .sameCPU ? "" : " (judged on one CPU)"): \(verdict(ratio50 <= Target.roundTripRatio)) (p50), \(verdict(ratio99 <= Target.roundTripRatio)) (p99)")
         print("  server CPU time per request    echo \(microseconds(trips.echoCPU)), directions \(microseconds(trips.directionsCPU)) (\(ratioText(trips.directionsCPU / trips.echoCPU)); less inflated by other load than wall time)")
         print("")
     }
-    print("  hinge change -> last of \(results.subscribers) subscribers (\(results.fanOut.count) changes)")
-    print("                                 p50 \(milliseconds(results.fanOut.p50))   p99 \(milliseconds(results.fanOut.p99))   max \(milliseconds(results.fanOut.maximum))   target p99 < 10 ms: \(verdict(results.fanOut.p99 < 10_000_000))")
-    print("  daemon CPU time per change     \(milliseconds(results.changeCPU)) (request, one event encoded once, \(results.subscribers) sends)")
-    print("")
-    if options.idleConfig != nil {
-        print("foldcam-socket-bench: idle hardware-mode daemon (--config \(options.idleConfig ?? "")), load average \(results.loadAverage.map { String(($0 * 100).rounded() / 100) }.joined(separator: " "))")
-    }
     if options.idleConfig == nil {
+        print("  hinge change -> each of \(results.subscribers) subscribers (\(results.fanOut.count) changes, \(results.fanOutEach.count) deliveries)")
+        print("                                 p50 \(milliseconds(results.fanOutEach.p50))   p99 \(milliseconds(results.fanOutEach.p99))   max \(milliseconds(results.fanOutEach.maximum))   target p99 < 5 ms: \(verdict(results.fanOutEach.p99 < Target.fanOutP99Nanoseconds))")
+        print("  hinge change -> last of them   p50 \(milliseconds(results.fanOut.p50))   p99 \(milliseconds(results.fanOut.p99))   max \(milliseconds(results.fanOut.maximum))   (the slowest delivery of each change)")
+        print("  daemon CPU time per change     \(milliseconds(results.changeCPU)) (request, one event encoded once, \(results.subscribers) sends); context switches per change \((results.changeSwitches * 10).rounded() / 10)")
+        print("")
         print("  idle daemon (no sweep, no clients)")
+    } else {
+        print("foldcam-socket-bench: idle hardware-mode daemon (--config \(options.idleConfig ?? "")), load average \(loads(results.loadAverage))")
     }
-    print("    VmRSS after start-up         \(String((idleMB * 10).rounded() / 10)) MB (\(results.idleRSSKiB) KiB)   target < 12 MB: \(verdict(idleMB < 12))")
+    // Issue 29: simulate mode < 12 MB, hardware mode (a virtual camera, sensors) <= 14 MB.
+    let idleTarget = options.idleConfig == nil ? "< \(Int(Target.idleMegabytes)) MB" : "<= \(Int(Target.idleHardwareMegabytes)) MB"
+    let idleMet = options.idleConfig == nil ? idleMB < Target.idleMegabytes : idleMB <= Target.idleHardwareMegabytes
+    print("    VmRSS after start-up         \(String((idleMB * 10).rounded() / 10)) MB (\(results.idleRSSKiB) KiB)   target \(idleTarget): \(verdict(idleMet))")
     print("    wake-ups in \(results.idleSeconds) s             \(results.idleSwitches) context switches over \(results.idleThreads) thread(s)   target none: \(verdict(results.idleSwitches == 0))")
     print("    by thread                    \(results.idleByThread.map { "\($0.name) \($0.switches)" }.joined(separator: ", "))")
 }

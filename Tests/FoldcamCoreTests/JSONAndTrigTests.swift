@@ -26,6 +26,21 @@ import Testing
 
     @Test func rejectsInvalidUTF8() {
         #expect(throws: JSONSyntaxError.self) { try JSONParser.parse([0x22, 0xC3, 0x28, 0x22]) }
+        // In a run after an escape too (runs are validated whole, not a scalar at a time).
+        #expect(throws: JSONSyntaxError.self) { try JSONParser.parse([0x22, 0x61, 0x5C, 0x6E, 0x62, 0xC3, 0x28, 0x22]) }
+    }
+
+    @Test func stringsKeepEveryScalarAcrossRunsAndEscapes() throws {
+        // A combining accent right after an escaped "e", a run, an escaped quote, a 4-byte run.
+        let value = try JSONParser.parse(#""pr\u0065\u0301t \"x\" é😀\\""#)
+        let scalars: [Unicode.Scalar] = ["p", "r", "e", "\u{0301}", "t", " ", "\"", "x", "\"", " ", "\u{E9}", "\u{1F600}", "\\"]
+        guard case let .string(text) = value else {
+            Issue.record("expected a string, got \(value)")
+            return
+        }
+        #expect(Array(text.unicodeScalars) == scalars)
+        #expect(try JSONParser.parse(#""""#) == .string(""))
+        #expect(try JSONParser.parse(#""\n""#) == .string("\n"))
     }
 
     @Test func limitsNesting() {

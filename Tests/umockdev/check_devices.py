@@ -348,6 +348,13 @@ check("the polling rate is logged", "polled from sysfs every 100 ms (its samplin
 
 # -- 5. A switch that is already on at start (libinput syncs its state) -------------------------
 
+
+def maps_libinput(pid):
+    """Whether libinput itself (not the test's libinput-shim) is mapped into process pid."""
+    with open("/proc/%d/maps" % pid) as maps:
+        return any(re.search(r"/libinput\.so", line) for line in maps)
+
+
 tablet = Bed(FOLDCAMD, SHIM)
 tablet.add_switch("event7", ev.SwitchDevice("Intel HID switches", [ev.SW_TABLET_MODE], on=[ev.SW_TABLET_MODE]))
 daemon = tablet.start_daemon({"rig": "convertible", "sensorPollMilliseconds": 20})
@@ -359,8 +366,22 @@ try:
     tablet.write_input_events("event7", ev.switch_events(ev.SW_TABLET_MODE, False))
     state = daemon.eventually("state", lambda s: s["hingeSources"].get("lid") != "tabletModeSwitch")
     check("tablet mode off: back to the declared initial angle (no sensor)", (state["hinges"].get("lid"), state["hingeSources"].get("lid")) == (110, "initial"), state["hinges"])
+    check("a rig that maps a switch loads libinput", maps_libinput(daemon.process.pid), daemon.process.pid)
 finally:
     daemon.stop()
+
+# -- 5b. libinput (with its glib stack, ~1.5 MB resident) only for a rig that maps a switch ------
+
+no_switches = Bed(FOLDCAMD, SHIM)
+no_switches.add_switch("event7", ev.SwitchDevice("Intel HID switches", [ev.SW_TABLET_MODE], on=[ev.SW_TABLET_MODE]))
+daemon = no_switches.start_daemon({"rig": "kiosk", "sensorPollMilliseconds": 20, "logLevel": "debug"})
+try:
+    check("READY=1 on a rig without switches", daemon.wait_ready() is not None)
+    check("a rig that maps no switch: libinput is not loaded, though a switch device exists",
+          not maps_libinput(daemon.process.pid), daemon.process.pid)
+finally:
+    code, log = daemon.stop()
+check("a rig that maps no switch: no switch device read", "switch device" not in log, log[-1500:])
 
 # -- 6. Nothing reported that was not observed (issue 13) --------------------------------------
 # Hardware mode with devices missing: cameras are unplugged until a node answered, readiness

@@ -46,7 +46,7 @@ extension ProbeReport {
     var modelText: [String] {
         guard let selection = modelSelection else { return [] }
         var lines = ["Model:           \(selection.summary)"]
-        for (path, reason) in selection.choice.notChosen where !reason.contains("this machine reports no") && !reason.contains("does not match") {
+        for (path, reason) in selection.choice.notChosen where !reason.containsText("this machine reports no") && !reason.containsText("does not match") {
             lines.append("  Not chosen:    \(path): \(reason)")
         }
         for (entry, what, found) in modelEntries {

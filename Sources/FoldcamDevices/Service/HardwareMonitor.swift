@@ -75,7 +75,9 @@ final class HardwareMonitor {
         for device in try UdevEnumerator.devices(context, subsystems: ["iio"]) {
             addSensor(device.record(attributes: IIOClassifier.attributes, model: settings.model))
         }
-        startSwitches()
+        // Switches are read only for a rig that maps one to a hinge: libinput and its glib
+        // stack cost about 1.5 MB of resident memory once loaded.
+        if !rig.switches.isEmpty { startSwitches() }
         scanOutputs()
         if !presence.isEmpty {
             for device in try UdevEnumerator.devices(context, subsystems: ["usb"]) { postPresence(presence.added(device.record(attributes: []))) }
