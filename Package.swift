@@ -15,6 +15,7 @@ import PackageDescription
 //   FoldcamPipeWire              -> Core, Video, Client     the PipeWire companion's decisions, no C
 //   executables                  -> Daemon / Client / IO (thin); foldcam-pipewire -> PipeWire,
 //                                   CPipeWireShim (the only binary that links libpipewire)
+//                                   -> CFrameConvert (its one copy, RGB/BGR -> YUYV; pure C)
 //
 // docs/architecture.md draws the same graph, the threads and the mailboxes between them, the
 // services' start order and two walks through the code.
@@ -123,7 +124,11 @@ let package = Package(
         .systemLibrary(name: "CPipeWire", pkgConfig: "libpipewire-0.3", providers: [.apt(["libpipewire-0.3-dev"])]),
         // The SPA pod builders, macros and callback tables Swift cannot call, behind a small
         // non-variadic C API: one connection, camera nodes that forward one input with one copy.
-        .target(name: "CPipeWireShim", dependencies: ["CPipeWire"]),
+        .target(name: "CPipeWireShim", dependencies: ["CPipeWire", "CFrameConvert"]),
+        // The companion's one copy of a frame: a row copy, or RGB/BGR converted to YUYV on the
+        // way. Pure C without libpipewire, so its tests need none. Optimised in debug builds too:
+        // the e2e guest runs the debug companion, and the loop touches every pixel.
+        .target(name: "CFrameConvert", cSettings: [.unsafeFlags(["-O2"])]),
         .executableTarget(name: "foldcamd", dependencies: ["FoldcamCore", "FoldcamIO", "FoldcamPlatform", "FoldcamDaemon"], swiftSettings: withoutImplicitRuntimeModules),
         // `foldcamctl report`: what a device model needs, read from sysfs, udev's database, V4L2
         // (kernel ioctls, no libv4l2) and pw-dump; redacted (docs/devices.md).
@@ -145,7 +150,7 @@ let package = Package(
         // The client library and foldcamctl against a real foldcamd --simulate (binaries found
         // next to the test bundle).
         .testTarget(name: "FoldcamClientTests", dependencies: ["FoldcamClient", "FoldcamCore", "FoldcamTestSupport"]),
-        .testTarget(name: "FoldcamPipeWireTests", dependencies: ["FoldcamPipeWire", "FoldcamCore"]),
+        .testTarget(name: "FoldcamPipeWireTests", dependencies: ["FoldcamPipeWire", "FoldcamCore", "FoldcamVideo", "CFrameConvert"]),
         .testTarget(name: "FoldcamVideoTests", dependencies: ["FoldcamVideo", "FoldcamCore"]),
         // The system-call funnel on real pipes, socketpairs and temporary files.
         .testTarget(name: "FoldcamPlatformTests", dependencies: ["FoldcamPlatform", "FoldcamIO"]),

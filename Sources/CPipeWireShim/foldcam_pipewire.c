@@ -1,15 +1,19 @@
 // See include/foldcam_pipewire.h. Everything here runs on PipeWire's thread loop; the public
 // functions take its (recursive) lock, so Swift may call them from any thread.
 #include "foldcam_pipewire.h"
+#include "foldcam_frame_convert.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <pipewire/pipewire.h>
 #include <spa/buffer/meta.h>
+#include <spa/debug/types.h>
 #include <spa/param/video/format-utils.h>
+#include <spa/param/video/type-info.h>
 #include <spa/pod/builder.h>
 #include <spa/utils/result.h>
 
@@ -21,10 +25,12 @@ struct fpw_connection {
     struct pw_registry *registry;
     struct spa_hook registry_listener;
     struct spa_list watched; // struct fpw_watched
+    struct spa_list nodes;   // struct fpw_node, for the links to them
     fpw_global_fn on_global;
     fpw_global_remove_fn on_remove;
     fpw_error_fn on_error;
     void *user;
+    char server_version[64]; // the PipeWire daemon's, from the core's info ("" until it came)
 };
 
 struct fpw_input {
@@ -33,21 +39,41 @@ struct fpw_input {
     struct spa_hook listener;
     struct pw_buffer *held; // the newest frame, kept dequeued until a newer one arrives
     uint32_t transforms[8]; // what to put on its frames, by each frame's residual transform
+    ffc_layout layout;      // the negotiated format's: copied (YUYV) or converted (RGB, BGR)
+    int swap_red_blue;      // its RGB and BGR are named the wrong way round (see the header)
+    // Watched until its first frame: a node that is listed but cannot feed gives no other sign
+    // (WirePlumber 0.4 removes the stream or leaves it paused forever; 0.5 errors it).
+    char target[64];
+    struct spa_source *timer; // the link timeout: for a format, then for the first frame
+    uint32_t timeout_ms;
+    int negotiated, delivered, failed;
 };
 
 struct fpw_node {
+    struct spa_list link;
     struct fpw_connection *connection;
     struct pw_stream *output;
     struct spa_hook output_listener;
-    struct spa_source *timer;
+    // The node is no driver: once a camera delivers, its input joins the node's node.group, so
+    // that the camera drives one graph with both streams and the reader, and one wake-up of the
+    // camera's cycle runs them all (no frame clock of the node's own, no cycle of its own to
+    // end). With no camera delivering, PipeWire gives the node a driver (node.want-driver).
+    char group[64];
+    struct spa_source *promote; // promotes a new input outside any stream callback
+    uint64_t placeholder_ns;    // when the placeholder was last queued (paced to the frame rate)
     uint32_t format, width, height, stride, frame_size, fps_num, fps_den;
     uint8_t *placeholder;
     struct fpw_input *current; // feeds the output
     struct fpw_input *next;    // started, promoted at its first frame
     fpw_state_fn on_state;
+    fpw_input_failed_fn on_input_failed;
     void *user;
-    int streaming;
-    uint64_t seq, forwarded, placeholders, switches;
+    // Streaming: the output stream streams and a link leads from it (a reader). In its camera's
+    // graph the node keeps running after its last reader leaves, so the state alone cannot say.
+    int streaming, stream_running;
+    uint32_t readers[16]; // the links from the node, by global id
+    uint32_t n_readers;
+    uint64_t seq, forwarded, converted, placeholders, switches;
 };
 
 static void set_error(char *error, size_t size, const char *what, int result) {
@@ -94,10 +120,25 @@ static const struct pw_node_events watched_events = {
     .info = on_node_info,
 };
 
+static void update_streaming(struct fpw_node *n);
+
+// A link from one of the nodes: a reader.
+static void on_link(struct fpw_connection *c, uint32_t id, const struct spa_dict *props) {
+    const char *from = spa_dict_lookup(props, PW_KEY_LINK_OUTPUT_NODE);
+    if (!from) return;
+    struct fpw_node *n;
+    spa_list_for_each(n, &c->nodes, link) {
+        if (pw_stream_get_node_id(n->output) != (uint32_t)atoi(from) || n->n_readers == SPA_N_ELEMENTS(n->readers)) continue;
+        n->readers[n->n_readers++] = id;
+        update_streaming(n);
+    }
+}
+
 static void on_registry_global(void *data, uint32_t id, uint32_t permissions, const char *type, uint32_t version,
                                const struct spa_dict *props) {
     (void)permissions; (void)version;
     struct fpw_connection *c = data;
+    if (props && strcmp(type, PW_TYPE_INTERFACE_Link) == 0) on_link(c, id, props);
     if (!props || strcmp(type, PW_TYPE_INTERFACE_Node) != 0) return;
     const char *class = spa_dict_lookup(props, PW_KEY_MEDIA_CLASS);
     if (!class || strcmp(class, "Video/Source") != 0) return;
@@ -124,6 +165,15 @@ static void on_registry_global_remove(void *data, uint32_t id) {
     spa_list_for_each_safe(w, t, &c->watched, link) {
         if (w->id == id) release_watched(w);
     }
+    struct fpw_node *n;
+    spa_list_for_each(n, &c->nodes, link) {
+        for (uint32_t i = 0; i < n->n_readers; i++) {
+            if (n->readers[i] != id) continue;
+            n->readers[i] = n->readers[--n->n_readers];
+            update_streaming(n);
+            break;
+        }
+    }
     c->on_remove(c->user, id);
 }
 
@@ -145,8 +195,14 @@ static void on_core_error(void *data, uint32_t id, int seq, int res, const char 
     }
 }
 
+static void on_core_info(void *data, const struct pw_core_info *info) {
+    struct fpw_connection *c = data;
+    if (info && info->version) snprintf(c->server_version, sizeof c->server_version, "%s", info->version);
+}
+
 static const struct pw_core_events core_events = {
     PW_VERSION_CORE_EVENTS,
+    .info = on_core_info,
     .error = on_core_error,
 };
 
@@ -156,6 +212,7 @@ fpw_connection *fpw_connect(fpw_global_fn on_global, fpw_global_remove_fn on_rem
     struct fpw_connection *c = calloc(1, sizeof *c);
     if (!c) return NULL;
     spa_list_init(&c->watched);
+    spa_list_init(&c->nodes);
     c->on_global = on_global;
     c->on_remove = on_remove;
     c->on_error = on_error;
@@ -207,18 +264,41 @@ static const struct spa_pod *video_format(struct spa_pod_builder *b, uint32_t id
         SPA_FORMAT_VIDEO_framerate, SPA_POD_Fraction(&SPA_FRACTION(n->fps_num, n->fps_den)));
 }
 
+// What a camera node may deliver: YUY2 first (copied as it is), then the 24-bit RGB layouts
+// (converted to YUY2 in the same copy), at the node's size and rate.
+static const struct spa_pod *input_formats(struct spa_pod_builder *b, const struct fpw_node *n) {
+    return spa_pod_builder_add_object(b, SPA_TYPE_OBJECT_Format, SPA_PARAM_EnumFormat,
+        SPA_FORMAT_mediaType, SPA_POD_Id(SPA_MEDIA_TYPE_video),
+        SPA_FORMAT_mediaSubtype, SPA_POD_Id(SPA_MEDIA_SUBTYPE_raw),
+        SPA_FORMAT_VIDEO_format, SPA_POD_CHOICE_ENUM_Id(4, SPA_VIDEO_FORMAT_YUY2, SPA_VIDEO_FORMAT_YUY2,
+                                                        SPA_VIDEO_FORMAT_RGB, SPA_VIDEO_FORMAT_BGR),
+        SPA_FORMAT_VIDEO_size, SPA_POD_Rectangle(&SPA_RECTANGLE(n->width, n->height)),
+        SPA_FORMAT_VIDEO_framerate, SPA_POD_Fraction(&SPA_FRACTION(n->fps_num, n->fps_den)));
+}
+
 // Buffers of one block (libwebrtc reads datas[0] only), memfd or plain memory so a CPU reader
-// can map them on 0.3.65; Header and VideoTransform metas.
-static void reply_buffers(struct pw_stream *stream, const struct fpw_node *n) {
+// can map them on 0.3.65; Header and VideoTransform metas. An input (`exact` 0) takes any
+// stride and size, preferring `stride`: the copy reads each frame's chunk. libcamera 0.0.3's
+// vimc, asked for 640x480, delivers 636x480 (its scaler's 3x ratio) in buffers of that size
+// while PipeWire 0.3.65 still calls the format 640x480: a fixed size would refuse its buffers.
+static void reply_buffers(struct pw_stream *stream, uint32_t stride, uint32_t height, int exact) {
     uint8_t space[1024];
     struct spa_pod_builder b = SPA_POD_BUILDER_INIT(space, sizeof space);
     const struct spa_pod *params[3];
-    params[0] = spa_pod_builder_add_object(&b, SPA_TYPE_OBJECT_ParamBuffers, SPA_PARAM_Buffers,
-        SPA_PARAM_BUFFERS_buffers, SPA_POD_CHOICE_RANGE_Int(4, 2, 16),
-        SPA_PARAM_BUFFERS_blocks, SPA_POD_Int(1),
-        SPA_PARAM_BUFFERS_size, SPA_POD_Int(n->frame_size),
-        SPA_PARAM_BUFFERS_stride, SPA_POD_Int(n->stride),
-        SPA_PARAM_BUFFERS_dataType, SPA_POD_CHOICE_FLAGS_Int((1 << SPA_DATA_MemFd) | (1 << SPA_DATA_MemPtr)));
+    int32_t size = (int32_t)(stride * height);
+    params[0] = exact
+        ? spa_pod_builder_add_object(&b, SPA_TYPE_OBJECT_ParamBuffers, SPA_PARAM_Buffers,
+            SPA_PARAM_BUFFERS_buffers, SPA_POD_CHOICE_RANGE_Int(4, 2, 16),
+            SPA_PARAM_BUFFERS_blocks, SPA_POD_Int(1),
+            SPA_PARAM_BUFFERS_size, SPA_POD_Int(size),
+            SPA_PARAM_BUFFERS_stride, SPA_POD_Int((int32_t)stride),
+            SPA_PARAM_BUFFERS_dataType, SPA_POD_CHOICE_FLAGS_Int((1 << SPA_DATA_MemFd) | (1 << SPA_DATA_MemPtr)))
+        : spa_pod_builder_add_object(&b, SPA_TYPE_OBJECT_ParamBuffers, SPA_PARAM_Buffers,
+            SPA_PARAM_BUFFERS_buffers, SPA_POD_CHOICE_RANGE_Int(4, 2, 16),
+            SPA_PARAM_BUFFERS_blocks, SPA_POD_Int(1),
+            SPA_PARAM_BUFFERS_size, SPA_POD_CHOICE_RANGE_Int(size, 1, INT32_MAX),
+            SPA_PARAM_BUFFERS_stride, SPA_POD_CHOICE_RANGE_Int((int32_t)stride, 0, INT32_MAX),
+            SPA_PARAM_BUFFERS_dataType, SPA_POD_CHOICE_FLAGS_Int((1 << SPA_DATA_MemFd) | (1 << SPA_DATA_MemPtr)));
     params[1] = spa_pod_builder_add_object(&b, SPA_TYPE_OBJECT_ParamMeta, SPA_PARAM_Meta,
         SPA_PARAM_META_type, SPA_POD_Id(SPA_META_Header),
         SPA_PARAM_META_size, SPA_POD_Int(sizeof(struct spa_meta_header)));
@@ -253,13 +333,56 @@ static struct pw_properties *parse_properties(const char *text) {
 
 // MARK: inputs
 
+static void join_group(struct fpw_input *in);
+
 static void input_release(struct fpw_input *in) {
     if (!in) return;
     if (in->held) pw_stream_queue_buffer(in->stream, in->held);
     in->held = NULL;
+    pw_loop_destroy_source(pw_thread_loop_get_loop(in->node->connection->loop), in->timer);
     spa_hook_remove(&in->listener);
     pw_stream_destroy(in->stream);
     free(in);
+}
+
+static void arm_input_timer(struct fpw_input *in, int on) {
+    uint64_t ns = on ? (uint64_t)in->timeout_ms * SPA_NSEC_PER_MSEC : 0;
+    struct timespec value = {(time_t)(ns / SPA_NSEC_PER_SEC), (long)(ns % SPA_NSEC_PER_SEC)}, interval = {0, 0};
+    if (on && !ns) value.tv_nsec = 1; // 0 would disarm
+    pw_loop_update_timer(pw_thread_loop_get_loop(in->node->connection->loop), in->timer, &value, &interval, false);
+}
+
+// Reports the input failed, once; it feeds nothing from now on (Swift decides what shows).
+static void input_fail(struct fpw_input *in, const char *reason) {
+    if (in->failed || in->delivered) return;
+    in->failed = 1;
+    arm_input_timer(in, 0);
+    if (in->node->on_input_failed) in->node->on_input_failed(in->node->user, in->target, reason);
+}
+
+static void on_input_timeout(void *data, uint64_t expirations) {
+    (void)expirations;
+    struct fpw_input *in = data;
+    char reason[160];
+    snprintf(reason, sizeof reason, in->negotiated ? "a format was agreed, but no frame came within %.1f s"
+                                                   : "no format was agreed within %.1f s (the node offers none the companion takes, or WirePlumber's link to it failed)",
+             in->timeout_ms / 1000.0);
+    input_fail(in, reason);
+}
+
+static void on_input_state(void *data, enum pw_stream_state old, enum pw_stream_state state, const char *error) {
+    struct fpw_input *in = data;
+    char reason[256];
+    if (state == PW_STREAM_STATE_ERROR) {
+        // WirePlumber 0.5 with node.dont-fallback: "defined target not found" when it will not
+        // link the node (its media.type is not Video, say); "no more input formats" when no format fits.
+        snprintf(reason, sizeof reason, "PipeWire stopped the stream: %s", error && *error ? error : "error");
+        input_fail(in, reason);
+    } else if (state == PW_STREAM_STATE_UNCONNECTED && old != PW_STREAM_STATE_UNCONNECTED) {
+        // WirePlumber 0.4 destroys a node.dont-reconnect stream it will not link, or whose link
+        // failed to agree a format.
+        input_fail(in, "WirePlumber removed the stream (it would not link it to the node, or their link agreed no format)");
+    }
 }
 
 static void on_input_process(void *data) {
@@ -276,11 +399,46 @@ static void on_input_process(void *data) {
     }
     if (in->held) pw_stream_queue_buffer(in->stream, in->held);
     in->held = newest;
+    if (!in->delivered && !in->failed) {
+        in->delivered = 1;
+        arm_input_timer(in, 0);
+        struct fpw_node *n = in->node;
+        if (in == n->current) join_group(in);
+        else if (in == n->next) {
+            // Promoted on the loop, outside this callback (the old input's stream is destroyed).
+            struct timespec value = {0, 1}, interval = {0, 0};
+            pw_loop_update_timer(pw_thread_loop_get_loop(n->connection->loop), n->promote, &value, &interval, false);
+        }
+    }
 }
 
 static void on_input_param_changed(void *data, uint32_t id, const struct spa_pod *param) {
     struct fpw_input *in = data;
-    if (param && id == SPA_PARAM_Format) reply_buffers(in->stream, in->node);
+    if (!param || id != SPA_PARAM_Format) return;
+    struct spa_video_info_raw info;
+    spa_zero(info);
+    if (spa_format_video_raw_parse(param, &info) < 0) return;
+    int rgb = info.format == SPA_VIDEO_FORMAT_RGB, bgr = info.format == SPA_VIDEO_FORMAT_BGR;
+    // PipeWire 1.4 links a stream to a node that already runs at the node's own format, whatever
+    // the stream offered (seen: NV12 at 320x240 for our YUY2, RGB or BGR at 640x480): taken as
+    // YUYV it would be garbage. The size is the format's: a narrower frame under the right size
+    // (libcamera 0.0.3's vimc) is the copy's business.
+    int takes = rgb || bgr || info.format == SPA_VIDEO_FORMAT_YUY2;
+    if (!takes || info.size.width != in->node->width || info.size.height != in->node->height) {
+        char reason[200];
+        const char *name = spa_debug_type_find_short_name(spa_type_video_format, info.format);
+        snprintf(reason, sizeof reason, "PipeWire linked it at %s %ux%u, and the companion takes YUY2, RGB or BGR at %ux%u",
+                 name ? name : "an unknown format", info.size.width, info.size.height, in->node->width, in->node->height);
+        input_fail(in, reason);
+        return;
+    }
+    if (in->swap_red_blue) { int named = rgb; rgb = bgr; bgr = named; }
+    in->layout = rgb ? FFC_RGB24 : bgr ? FFC_BGR24 : FFC_YUYV;
+    if (!in->negotiated && !in->delivered && !in->failed) {
+        in->negotiated = 1;
+        arm_input_timer(in, 1); // now the bound on the first frame
+    }
+    reply_buffers(in->stream, in->node->width * ffc_bytes_per_pixel(in->layout), in->node->height, 0);
 }
 
 // The camera node went away (or renegotiated): its buffers are freed, the held one too.
@@ -291,6 +449,7 @@ static void on_input_remove_buffer(void *data, struct pw_buffer *buffer) {
 
 static const struct pw_stream_events input_events = {
     PW_VERSION_STREAM_EVENTS,
+    .state_changed = on_input_state,
     .param_changed = on_input_param_changed,
     .remove_buffer = on_input_remove_buffer,
     .process = on_input_process,
@@ -298,9 +457,21 @@ static const struct pw_stream_events input_events = {
 
 // MARK: output
 
-// Copies the input's newest frame (row by row when strides differ) or the placeholder.
+// Copies the input's newest frame (converted on the way when it is RGB or BGR) or the
+// placeholder. Called once per cycle of the node's graph: the camera's while one delivers.
 static void on_output_process(void *data) {
     struct fpw_node *n = data;
+    struct pw_buffer *source = n->current ? n->current->held : NULL;
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (!source) {
+        // Without a camera the graph is whichever PipeWire gives the node, whose cycles can come
+        // far faster than the node's frame rate (an audio device's): the placeholder goes out at
+        // most once a frame period (less a quarter, for the driver's jitter).
+        uint64_t period = (uint64_t)SPA_NSEC_PER_SEC * n->fps_den / (n->fps_num ? n->fps_num : 30);
+        if (n->placeholder_ns && SPA_TIMESPEC_TO_NSEC(&now) - n->placeholder_ns < period - period / 4) return;
+        n->placeholder_ns = SPA_TIMESPEC_TO_NSEC(&now);
+    }
     struct pw_buffer *b = pw_stream_dequeue_buffer(n->output);
     if (!b) return;
     struct spa_buffer *buffer = b->buffer;
@@ -309,20 +480,20 @@ static void on_output_process(void *data) {
         pw_stream_queue_buffer(n->output, b);
         return;
     }
-    struct pw_buffer *source = n->current ? n->current->held : NULL;
     if (source) {
         struct spa_data *s = &source->buffer->datas[0];
-        uint32_t source_stride = s->chunk->stride > 0 ? (uint32_t)s->chunk->stride : n->stride;
+        ffc_layout layout = n->current->layout;
+        uint32_t bpp = ffc_bytes_per_pixel(layout);
+        // A stride narrower than the node's row is a narrower frame (vimc's 636 of 640 pixels).
+        uint32_t source_stride = s->chunk->stride > 0 ? (uint32_t)s->chunk->stride : n->width * bpp;
+        uint32_t source_width = source_stride / bpp;
         const uint8_t *from = (const uint8_t *)s->data + (s->chunk->offset % s->maxsize);
         uint32_t rows = n->height;
         if ((uint64_t)source_stride * rows > s->chunk->size) rows = s->chunk->size / source_stride;
-        if (source_stride == n->stride) {
-            memcpy(d->data, from, (size_t)n->stride * rows);
-        } else {
-            uint32_t row = source_stride < n->stride ? source_stride : n->stride;
-            for (uint32_t y = 0; y < rows; y++) memcpy((uint8_t *)d->data + (size_t)y * n->stride, from + (size_t)y * source_stride, row);
-        }
+        ffc_to_yuyv(layout, from, source_stride, source_width, d->data, n->stride, n->width, rows);
+        if (rows < n->height) ffc_black_yuyv((uint8_t *)d->data + (size_t)rows * n->stride, n->stride, n->width, n->height - rows);
         n->forwarded++;
+        if (layout != FFC_YUYV) n->converted++;
     } else {
         memcpy(d->data, n->placeholder, n->frame_size);
         n->placeholders++;
@@ -332,8 +503,6 @@ static void on_output_process(void *data) {
     d->chunk->stride = (int32_t)n->stride;
     struct spa_meta_header *header = spa_buffer_find_meta_data(buffer, SPA_META_Header, sizeof *header);
     if (header) {
-        struct timespec now;
-        clock_gettime(CLOCK_MONOTONIC, &now);
         header->pts = SPA_TIMESPEC_TO_NSEC(&now);
         header->flags = 0;
         header->seq = n->seq++;
@@ -354,44 +523,42 @@ static void on_output_process(void *data) {
     pw_stream_queue_buffer(n->output, b);
 }
 
-// The frame clock: promote a new input once it delivers (here, outside any stream callback),
-// then drive one output cycle.
-static void on_timer(void *data, uint64_t expirations) {
+// A new input delivers: it replaces the current one, and its camera drives the node from now on.
+static void on_promote(void *data, uint64_t expirations) {
     (void)expirations;
     struct fpw_node *n = data;
-    if (n->next && n->next->held) {
-        input_release(n->current);
-        n->current = n->next;
-        n->next = NULL;
-        n->switches++;
-    }
-    pw_stream_trigger_process(n->output);
+    if (!n->next || !n->next->held) return;
+    input_release(n->current);
+    n->current = n->next;
+    n->next = NULL;
+    n->switches++;
+    join_group(n->current);
 }
 
-static void arm_timer(struct fpw_node *n, int on) {
-    struct timespec value = {0, 0}, interval = {0, 0};
-    if (on) {
-        uint64_t ns = (uint64_t)SPA_NSEC_PER_SEC * n->fps_den / (n->fps_num ? n->fps_num : 30);
-        value.tv_nsec = 1; // fire at once, then every frame
-        interval.tv_sec = (time_t)(ns / SPA_NSEC_PER_SEC);
-        interval.tv_nsec = (long)(ns % SPA_NSEC_PER_SEC);
-    }
-    pw_loop_update_timer(pw_thread_loop_get_loop(n->connection->loop), n->timer, &value, &interval, false);
+// Only an input that delivers joins: a camera still starting (a switch under way) runs in its
+// own graph meanwhile, so two cameras never share one.
+static void join_group(struct fpw_input *in) {
+    struct spa_dict_item group[] = { SPA_DICT_ITEM_INIT(PW_KEY_NODE_GROUP, in->node->group) };
+    pw_stream_update_properties(in->stream, &SPA_DICT_INIT_ARRAY(group));
 }
 
 static void on_output_state(void *data, enum pw_stream_state old, enum pw_stream_state state, const char *error) {
     (void)old; (void)error;
     struct fpw_node *n = data;
-    int streaming = state == PW_STREAM_STATE_STREAMING;
+    n->stream_running = state == PW_STREAM_STATE_STREAMING;
+    update_streaming(n);
+}
+
+static void update_streaming(struct fpw_node *n) {
+    int streaming = n->stream_running && n->n_readers > 0;
     if (streaming == n->streaming) return;
     n->streaming = streaming;
-    arm_timer(n, streaming);
     n->on_state(n->user, streaming);
 }
 
 static void on_output_param_changed(void *data, uint32_t id, const struct spa_pod *param) {
     struct fpw_node *n = data;
-    if (param && id == SPA_PARAM_Format) reply_buffers(n->output, n);
+    if (param && id == SPA_PARAM_Format) reply_buffers(n->output, n->stride, n->height, 1);
 }
 
 static const struct pw_stream_events output_events = {
@@ -403,7 +570,8 @@ static const struct pw_stream_events output_events = {
 
 fpw_node *fpw_node_new(fpw_connection *c, const char *properties, uint32_t spa_video_format,
                        uint32_t width, uint32_t height, uint32_t bytes_per_pixel, uint32_t fps_num,
-                       uint32_t fps_den, fpw_state_fn on_state, void *user, char *error, size_t error_size) {
+                       uint32_t fps_den, fpw_state_fn on_state, fpw_input_failed_fn on_input_failed, void *user,
+                       char *error, size_t error_size) {
     struct fpw_node *n = calloc(1, sizeof *n);
     if (!n) return NULL;
     n->connection = c;
@@ -415,12 +583,17 @@ fpw_node *fpw_node_new(fpw_connection *c, const char *properties, uint32_t spa_v
     n->fps_num = fps_num;
     n->fps_den = fps_den ? fps_den : 1;
     n->on_state = on_state;
+    n->on_input_failed = on_input_failed;
     n->user = user;
     n->placeholder = calloc(1, n->frame_size);
     if (!n->placeholder) { free(n); return NULL; }
+    static int nodes; // under the loop's lock
     pw_thread_loop_lock(c->loop);
-    n->timer = pw_loop_add_timer(pw_thread_loop_get_loop(c->loop), on_timer, n);
-    n->output = pw_stream_new(c->core, "foldcam", parse_properties(properties));
+    snprintf(n->group, sizeof n->group, "foldcam-%d-%d", (int)getpid(), ++nodes);
+    n->promote = pw_loop_add_timer(pw_thread_loop_get_loop(c->loop), on_promote, n);
+    struct pw_properties *props = parse_properties(properties);
+    if (props) pw_properties_set(props, PW_KEY_NODE_GROUP, n->group);
+    n->output = pw_stream_new(c->core, "foldcam", props);
     int result = n->output ? 0 : -errno;
     if (n->output) {
         pw_stream_add_listener(n->output, &n->output_listener, &output_events, n);
@@ -428,17 +601,18 @@ fpw_node *fpw_node_new(fpw_connection *c, const char *properties, uint32_t spa_v
         struct spa_pod_builder b = SPA_POD_BUILDER_INIT(space, sizeof space);
         const struct spa_pod *params[1] = { video_format(&b, SPA_PARAM_EnumFormat, n) };
         result = pw_stream_connect(n->output, PW_DIRECTION_OUTPUT, PW_ID_ANY,
-                                   PW_STREAM_FLAG_DRIVER | PW_STREAM_FLAG_MAP_BUFFERS, params, 1);
+                                   PW_STREAM_FLAG_MAP_BUFFERS, params, 1);
     }
     if (result < 0) {
         set_error(error, error_size, "cannot publish the node", result);
         if (n->output) pw_stream_destroy(n->output);
-        pw_loop_destroy_source(pw_thread_loop_get_loop(c->loop), n->timer);
+        pw_loop_destroy_source(pw_thread_loop_get_loop(c->loop), n->promote);
         pw_thread_loop_unlock(c->loop);
         free(n->placeholder);
         free(n);
         return NULL;
     }
+    spa_list_append(&c->nodes, &n->link);
     pw_thread_loop_unlock(c->loop);
     return n;
 }
@@ -447,9 +621,10 @@ void fpw_node_destroy(fpw_node *n) {
     if (!n) return;
     struct pw_thread_loop *loop = n->connection->loop;
     pw_thread_loop_lock(loop);
+    spa_list_remove(&n->link);
     input_release(n->next);
     input_release(n->current);
-    pw_loop_destroy_source(pw_thread_loop_get_loop(loop), n->timer);
+    pw_loop_destroy_source(pw_thread_loop_get_loop(loop), n->promote);
     spa_hook_remove(&n->output_listener);
     pw_stream_destroy(n->output);
     pw_thread_loop_unlock(loop);
@@ -470,27 +645,36 @@ void fpw_node_set_transforms(fpw_node *n, const uint32_t transforms[8]) {
     pw_thread_loop_unlock(n->connection->loop);
 }
 
-int fpw_node_connect_input(fpw_node *n, const char *target, const uint32_t transforms[8]) {
+int fpw_node_connect_input(fpw_node *n, const char *target, const uint32_t transforms[8], int swap_red_blue,
+                           uint32_t timeout_ms) {
     struct fpw_input *in = calloc(1, sizeof *in);
     if (!in) return -ENOMEM;
     in->node = n;
+    in->swap_red_blue = swap_red_blue;
+    in->timeout_ms = timeout_ms;
+    snprintf(in->target, sizeof in->target, "%s", target);
     memcpy(in->transforms, transforms, sizeof in->transforms);
     pw_thread_loop_lock(n->connection->loop);
+    in->timer = pw_loop_add_timer(pw_thread_loop_get_loop(n->connection->loop), on_input_timeout, in);
+    // node.dont-fallback: WirePlumber 0.5 otherwise links a stream whose target it will not link
+    // (a node whose media.type is not Video) to the default camera instead, and the companion
+    // would show a camera foldcamd did not decide on. 0.4 does not know the key and needs none.
     struct pw_properties *props = pw_properties_new(PW_KEY_MEDIA_TYPE, "Video", PW_KEY_MEDIA_CATEGORY, "Capture",
                                                     PW_KEY_MEDIA_ROLE, "Camera", PW_KEY_TARGET_OBJECT, target,
-                                                    PW_KEY_NODE_DONT_RECONNECT, "true", NULL);
+                                                    PW_KEY_NODE_DONT_RECONNECT, "true", "node.dont-fallback", "true", NULL);
     in->stream = pw_stream_new(n->connection->core, "foldcam-input", props);
     int result = in->stream ? 0 : -errno;
     if (in->stream) {
         pw_stream_add_listener(in->stream, &in->listener, &input_events, in);
         uint8_t space[1024];
         struct spa_pod_builder b = SPA_POD_BUILDER_INIT(space, sizeof space);
-        const struct spa_pod *params[1] = { video_format(&b, SPA_PARAM_EnumFormat, n) };
+        const struct spa_pod *params[1] = { input_formats(&b, n) };
         result = pw_stream_connect(in->stream, PW_DIRECTION_INPUT, PW_ID_ANY,
                                    PW_STREAM_FLAG_AUTOCONNECT | PW_STREAM_FLAG_MAP_BUFFERS, params, 1);
     }
     if (result < 0) {
         if (in->stream) { spa_hook_remove(&in->listener); pw_stream_destroy(in->stream); }
+        pw_loop_destroy_source(pw_thread_loop_get_loop(n->connection->loop), in->timer);
         free(in);
     } else if (!n->current) {
         n->current = in;
@@ -498,6 +682,7 @@ int fpw_node_connect_input(fpw_node *n, const char *target, const uint32_t trans
         input_release(n->next); // a newer decision replaces a switch still under way
         n->next = in;
     }
+    if (result >= 0 && !in->failed) arm_input_timer(in, 1);
     pw_thread_loop_unlock(n->connection->loop);
     return result;
 }
@@ -510,12 +695,19 @@ void fpw_node_disconnect_input(fpw_node *n) {
     pw_thread_loop_unlock(n->connection->loop);
 }
 
-void fpw_node_counters(fpw_node *n, uint64_t *forwarded, uint64_t *placeholders, uint64_t *switches) {
+void fpw_node_counters(fpw_node *n, uint64_t *forwarded, uint64_t *converted, uint64_t *placeholders, uint64_t *switches) {
     pw_thread_loop_lock(n->connection->loop);
     *forwarded = n->forwarded;
+    *converted = n->converted;
     *placeholders = n->placeholders;
     *switches = n->switches;
     pw_thread_loop_unlock(n->connection->loop);
+}
+
+void fpw_server_version(fpw_connection *c, char *version, size_t size) {
+    pw_thread_loop_lock(c->loop);
+    snprintf(version, size, "%s", c->server_version);
+    pw_thread_loop_unlock(c->loop);
 }
 
 uint32_t fpw_video_format_yuy2(void) { return SPA_VIDEO_FORMAT_YUY2; }

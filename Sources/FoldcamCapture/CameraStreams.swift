@@ -30,9 +30,10 @@ final class CameraStreams {
     /// Every stream by camera (for the poll set).
     var all: [String: any CameraSource] { byCamera }
 
-    /// Asks the setup thread to open `node` for `camera`, into `lending` when given.
-    func start(_ camera: String, node: String, ticket: UInt64, lending: LentPages?) {
-        submit(.open(camera: camera, node: node, ticket: ticket, lending: lending))
+    /// Asks the setup thread to open `node` for `camera`, into `lending` when given, else into
+    /// `bufferCount` driver buffers when given (else the setup's count).
+    func start(_ camera: String, node: String, ticket: UInt64, lending: LentPages?, bufferCount: UInt32? = nil) {
+        submit(.open(camera: camera, node: node, ticket: ticket, lending: lending, bufferCount: bufferCount))
     }
 
     /// A stream that came back started is `camera`'s from now on.

@@ -25,8 +25,10 @@ struct CaptureStreamTransfer: @unchecked Sendable {
 final class CaptureStreamSetup: Sendable {
     enum Request: Sendable {
         /// Open `node` and start streaming; `ticket` comes back with the result. With `lending`,
-        /// try capturing into those loopback pages first (zero-copy), else the driver's own.
-        case open(camera: String, node: String, ticket: UInt64, lending: LentPages? = nil)
+        /// try capturing into those loopback pages first (zero-copy), else the driver's own:
+        /// `bufferCount` of them when given (a stream that will soon be reopened into pages),
+        /// else the setup's count.
+        case open(camera: String, node: String, ticket: UInt64, lending: LentPages? = nil, bufferCount: UInt32? = nil)
         /// Stop and close a stream handed over by the producer.
         case stop(CaptureStreamTransfer)
         /// Leave the thread once the requests before this one are done.
@@ -92,7 +94,7 @@ final class CaptureStreamSetup: Sendable {
     /// directly only when the system refused it this thread.
     func perform(_ request: Request) -> Bool {
         switch request {
-        case let .open(camera, node, ticket, lending):
+        case let .open(camera, node, ticket, lending, transientCount):
             guard !finishing.load(ordering: .acquiring) else { return true }
             var path: ForwardingPath?
             if let lending {
@@ -107,7 +109,9 @@ final class CaptureStreamSetup: Sendable {
                 }
             }
             do {
-                let stream = try opener.open(camera: camera, node: node, mode: mode, bufferCount: bufferCount, lending: nil)
+                // A camera that refused the pages keeps its own buffers for good: the full count.
+                let count = lending == nil ? transientCount ?? bufferCount : bufferCount
+                let stream = try opener.open(camera: camera, node: node, mode: mode, bufferCount: count, lending: nil)
                 results.post(.opened(camera: camera, ticket: ticket, CaptureStreamTransfer(stream: stream), path: path))
             } catch {
                 results.post(.failed(camera: camera, ticket: ticket, error))

@@ -147,9 +147,13 @@ public struct LoopbackPageBook: Equatable, Sendable {
 
     public private(set) var owners: [Owner]
     public private(set) var shown: Int?
+    /// When each page was last shown, in shows counted from 0 (`pageForOwnFrame`).
+    private var lastShown: [UInt64]
+    private var shows: UInt64 = 0
 
     public init(count: Int) {
         owners = Array(repeating: .free, count: count)
+        lastShown = Array(repeating: 0, count: count)
     }
 
     /// Pages for a new stream, `ForwardingPlan.pagesPerStream` of them, or the reason there are
@@ -183,13 +187,20 @@ public struct LoopbackPageBook: Equatable, Sendable {
         }
     }
 
-    /// A page to copy one of the daemon's own frames into: free and not shown.
+    /// A page to copy one of the daemon's own frames into: free, not shown, and of those the
+    /// one shown longest ago. Frames copied one after another then go round every free page
+    /// instead of alternating between two, so the page a reader one frame behind may read is
+    /// written again frames later rather than at the next one.
     public func pageForOwnFrame() -> Int? {
-        owners.indices.first { owners[$0] == .free && $0 != shown }
+        owners.indices.filter { owners[$0] == .free && $0 != shown }.min { lastShown[$0] < lastShown[$1] }
     }
 
     /// `page` was queued to the loopback.
     public mutating func show(_ page: Int) {
+        if page != shown {
+            shows += 1
+            lastShown[page] = shows
+        }
         shown = page
     }
 }

@@ -86,9 +86,10 @@ struct ForwardingPolicy {
     /// Nodes whose camera refused to capture into pages: not tried again.
     private(set) var refusedLending: Set<String> = []
     private(set) var feeding: String?
-    /// Pages shown before the one on screen, with when they stopped being the newest: given
-    /// back once `ForwardingPlan.lingerIsOver` (`showLent`, `endLinger`).
-    private(set) var lingering: [(page: BufferID, since: UInt64)] = []
+    /// Pages let go, with when they stopped being the loopback's newest frame (nil: not yet,
+    /// no newer write has gone out): given back once `ForwardingPlan.lingerIsOver` (`letGo`,
+    /// `replaced`, `endLinger`).
+    private(set) var lingering: [(page: BufferID, since: UInt64?)] = []
     /// The version of the daemon's own frame the shown page holds, if it holds one.
     private var shownOwnVersion: UInt64?
     private var nextTicket: UInt64 = 0
@@ -188,13 +189,27 @@ struct ForwardingPolicy {
         return (.copyInto(page: page), true)
     }
 
-    /// A lent page was shown at `now`, letting go of `released` (the page shown before it,
-    /// unless the ring holds it): returns the pages to give back now. A page goes back to its
-    /// camera only when a reader one frame behind can no longer be reading it.
-    mutating func showLent(released: [BufferID], now: UInt64, interval: UInt64) -> [BufferID] {
-        let due = endLinger(now: now, interval: interval)
-        lingering += released.map { ($0, now) }
+    /// Buffers let go at `now` (the output frame changed: a newer frame of a camera, or of the
+    /// daemon's own): returns those to give back now. A camera's own buffer goes back at once.
+    /// A loopback page (`BufferID.page`) lingers: it may still be the loopback's newest frame
+    /// (until the next write goes out, `replaced`), and after that a reader one frame behind may
+    /// still read it. Every buffer let go passes here, so no path hands a page back early (a
+    /// switch to a camera on its own buffers once did, at once, while readers read it).
+    mutating func letGo(_ released: [BufferID], now: UInt64, interval: UInt64) -> [BufferID] {
+        var due = endLinger(now: now, interval: interval)
+        for buffer in released {
+            if buffer.page == nil { due.append(buffer) } else { lingering.append((buffer, nil)) }
+        }
         return due
+    }
+
+    /// A write went out at `now`: the pages let go before it are no longer the newest frame,
+    /// except one queued again by this write (a repeat, when no page was free).
+    mutating func replaced(at now: UInt64) {
+        let shown = book?.shown
+        for entry in lingering.indices where lingering[entry].since == nil && lingering[entry].page.page != shown {
+            lingering[entry].since = now
+        }
     }
 
     /// The lingering pages whose time is over at `now` (every output tick asks: a camera that
@@ -202,7 +217,7 @@ struct ForwardingPolicy {
     mutating func endLinger(now: UInt64, interval: UInt64) -> [BufferID] {
         var due: [BufferID] = []
         lingering.removeAll { entry in
-            guard ForwardingPlan.lingerIsOver(since: entry.since, now: now, interval: interval) else { return false }
+            guard let since = entry.since, ForwardingPlan.lingerIsOver(since: since, now: now, interval: interval) else { return false }
             due.append(entry.page)
             return true
         }

@@ -19,6 +19,10 @@ protocol PagedFrameSink: FrameSink {
     func stillDistinct() -> Bool
     /// Carries out a write the policy placed; `bytes`: the daemon's frame, for a copy.
     func perform(_ publish: ForwardingPolicy.PagePublish, copying bytes: UnsafeRawBufferPointer?) throws(SystemCallError)
+    /// Lets go of the pages' memory while the producer idles with none of them lent; `unpark`
+    /// takes it back before the next write or loan.
+    func park()
+    func unpark() throws(SystemCallError)
 }
 
 extension PagedFrameSink {

@@ -21,7 +21,7 @@ struct DriverBuffer: @unchecked Sendable {
         self.page = page
     }
 
-    var id: BufferID { BufferID(stream: stream, index: index) }
+    var id: BufferID { BufferID(stream: stream, index: index, page: page) }
 
     func isSame(as other: DriverBuffer) -> Bool { stream == other.stream && index == other.index }
 }
@@ -130,6 +130,14 @@ struct HeldFrameRing {
         next = (next + 1) % slots.count
         guard let evictedBuffer, !isHeld(evictedBuffer) else { return [] }
         return [evictedBuffer]
+    }
+
+    /// Empties the entries that own their bytes (copies), freeing them; entries holding a
+    /// driver buffer stay, so nothing has to be queued again.
+    mutating func dropCopies() {
+        for slot in slots.indices {
+            if let entry = slots[slot], case .owned = entry.pixels { slots[slot] = nil }
+        }
     }
 
     /// Moves an owned entry's bytes out of `slot`, leaving the slot empty and the array's only

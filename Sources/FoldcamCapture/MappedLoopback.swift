@@ -16,16 +16,21 @@ final class MappedLoopback {
     struct Page {
         /// Its index among the loopback's buffers.
         let index: Int
-        let address: UnsafeMutableRawPointer
+        var address: UnsafeMutableRawPointer
         let length: Int
         /// Its offset in the device (VIDIOC_QUERYBUF), which tells it from the others.
         let offset: UInt32
     }
 
     private let queue: V4L2BufferQueue<V4L2Output, V4L2Mapped>
-    let pages: [Page]
+    private(set) var pages: [Page]
+    /// Where each page lies in the device, to map it again.
+    private let places: [V4L2BufferPlace]
     let frameBytes: Int
     let bytesPerLine: Int
+    /// Unmapped while the producer idles (`park`): the loopback keeps its buffers, and the
+    /// frame queued last, without them in the daemon's memory.
+    private(set) var parked = false
 
     /// Maps the output buffers of `output`, or says why the copy path runs instead.
     ///
@@ -46,9 +51,9 @@ final class MappedLoopback {
             if case let .copy(reason) = ForwardingPlan.outputPath(granted: granted) { return .failure(reason) }
         }
         var pages: [Page] = []
+        var places: [V4L2BufferPlace] = []
         do {
             try queue.streamOn()
-            var places: [V4L2BufferPlace] = []
             for index in 0..<count {
                 let place = try queue.query(index)
                 guard place.length >= output.frameBytes else {
@@ -67,7 +72,7 @@ final class MappedLoopback {
             for page in pages { Syscall.unmap(page.address, length: page.length) }
             return .failure(.loopbackRefused("\(error)"))
         }
-        return .success(MappedLoopback(device: output.device, pages: pages, frameBytes: output.frameBytes, bytesPerLine: output.bytesPerLine))
+        return .success(MappedLoopback(device: output.device, pages: pages, places: places, frameBytes: output.frameBytes, bytesPerLine: output.bytesPerLine))
     }
 
     /// Whether the loopback still uses every page as its own buffer. A reader that asks
@@ -79,24 +84,50 @@ final class MappedLoopback {
         return place.offset == pages[pages.count - 1].offset
     }
 
-    private init(device: V4L2Device, pages: [Page], frameBytes: Int, bytesPerLine: Int) {
+    private init(device: V4L2Device, pages: [Page], places: [V4L2BufferPlace], frameBytes: Int, bytesPerLine: Int) {
         queue = device.queue(V4L2Output.self, V4L2Mapped.self)
         self.pages = pages
+        self.places = places
         self.frameBytes = frameBytes
         self.bytesPerLine = bytesPerLine
     }
 
     deinit {
+        if !parked { for page in pages { Syscall.unmap(page.address, length: page.length) } }
+    }
+
+    /// Unmaps every page (none may be lent): an idle daemon then does not hold the loopback's
+    /// buffers in its memory (2.4 MB at 640x480, 16 MB at 1080p). The loopback keeps showing
+    /// the frame queued last.
+    func park() {
+        guard !parked else { return }
         for page in pages { Syscall.unmap(page.address, length: page.length) }
+        parked = true
+    }
+
+    /// Maps the pages again, before anything is written or lent (their addresses change).
+    func unpark() throws(SystemCallError) {
+        guard parked else { return }
+        var mapped: [UnsafeMutableRawPointer] = []
+        do {
+            for (page, place) in zip(pages, places) { mapped.append(try queue.map(page.index, at: place)) }
+        } catch {
+            for (address, page) in zip(mapped, pages) { Syscall.unmap(address, length: page.length) }
+            throw error
+        }
+        for index in pages.indices { pages[index].address = mapped[index] }
+        parked = false
     }
 
     /// The pages `ForwardingPolicy` lent to `lender`, for the setup thread that starts its stream.
     func lending(_ indices: [Int], to lender: UInt64) -> LentPages {
-        LentPages(lender: lender, pages: indices.map { pages[$0] }, bytesPerLine: bytesPerLine, frameBytes: frameBytes)
+        precondition(!parked, "loopback pages lent while unmapped")
+        return LentPages(lender: lender, pages: indices.map { pages[$0] }, bytesPerLine: bytesPerLine, frameBytes: frameBytes)
     }
 
     /// Carries out a write `ForwardingPolicy` placed; `bytes`: the daemon's frame, for a copy.
     func perform(_ publish: ForwardingPolicy.PagePublish, copying bytes: UnsafeRawBufferPointer?) throws(SystemCallError) {
+        precondition(!parked, "a write to the loopback while its pages are unmapped")
         switch publish {
         case let .queue(page):
             try queue(page)

@@ -161,9 +161,11 @@ struct OutputFrame {
             }
             lastRingCopy = now
         }
+        // A copy of a shown buffer only keeps a past frame: made while someone may ask for one
+        // (`HeldFrames.keepHistory`), else the write is noted and the buffer copied on request.
         return ReleasedBuffers(shown.inRing
             ? frames.append(held: shown.buffer, timestamp: now, source: shown.camera)
-            : frames.append(copying: UnsafeRawBufferPointer(rebasing: shown.buffer.bytes[0..<byteCount]), timestamp: now, source: shown.camera))
+            : frames.append(copying: UnsafeRawBufferPointer(rebasing: shown.buffer.bytes[0..<byteCount]), timestamp: now, source: shown.camera, history: true))
     }
 
     private mutating func showOwnFrame() -> ReleasedBuffers {

@@ -7,9 +7,12 @@ extension ProducerThread {
     /// False for `.stop`.
     func handle(_ command: VirtualCameraProducer.Command) -> Bool {
         let c = configuration
-        // Closing a camera changes nothing on the output; everything else needs a write (idle
-        // too: its frame, once).
-        if case .close = command {} else { resumeTicks() }
+        // Closing a camera changes nothing on the output, nor does stopping; everything else
+        // needs a write (idle too: its frame, once).
+        switch command {
+        case .close, .stop: break
+        default: resumeTicks()
+        }
         switch command {
         case let .open(camera, source):
             guard streams[camera] == nil && synthetic[camera] == nil && !shared.isJoined(camera) else {
@@ -46,10 +49,10 @@ extension ProducerThread {
             shared.remove(feed)
         case .feedUnavailable:
             decide(.feed(camera: nil))
-            streams.giveBack(frame.set(unavailable, transform: .identity))
+            release(frame.set(unavailable, transform: .identity), now: MonotonicClock.nanoseconds)
         case .idle:
             decide(.feed(camera: nil))
-            streams.giveBack(frame.set(idleFrame, transform: .identity))
+            release(frame.set(idleFrame, transform: .identity), now: MonotonicClock.nanoseconds)
             idling = true
         case .stop:
             return false
@@ -74,6 +77,17 @@ extension ProducerThread {
 
     /// Back from idle: one frame per period again, from now.
     private func resumeTicks() {
+        if parked, let sink = paged {
+            parked = false
+            do {
+                try sink.unpark()
+            } catch {
+                // The loopback changed its buffers meanwhile (another opener): no page is lent, so
+                // frames go by write() from now on, as when a reader shrinks the loopback.
+                producer.events.post(.degraded(message: "mapping the loopback's buffers again after idling failed (\(error)); writing frames with one copy"))
+                decide(.tick(loopbackDistinct: false))
+            }
+        }
         idling = false
         if !ticking { lastWrite = 0 }  // the idle pause is no interval between writes
         ticking = true

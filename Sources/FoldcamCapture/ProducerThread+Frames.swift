@@ -44,7 +44,7 @@ extension ProducerThread {
     /// copied, turned on the way; other cameras' (pre-warmed) and short frames go straight back.
     private func use(_ buffer: DriverBuffer, timestamp: UInt64, from stream: any CameraSource, camera: String, now: UInt64) throws(SystemCallError) {
         let c = configuration
-        if c.decodesMJPG { return try useDecoded(buffer, timestamp: timestamp, from: stream, camera: camera) }
+        if c.decodesMJPG { return try useDecoded(buffer, timestamp: timestamp, from: stream, camera: camera, now: now) }
         let frameBytes = c.format.byteCount(width: c.width, height: c.height)
         let transform = FrameTransform.Operation(rotation: hardwareFlip ? 0 : effectiveRotation(rotation), mirror: c.mirror)
         shared.put(camera, bytes: buffer.bytes, count: frameBytes, timestamp: timestamp, flipped: hardwareFlip && camera == feeding)
@@ -52,20 +52,17 @@ extension ProducerThread {
             return try stream.requeue(buffer.index)
         }
         if stream.lender != nil {
-            // A loopback page: shown as it is, or turned in place first (a software turn). The
-            // page shown until now goes back to the camera once no reader can be reading it
-            // (`showLent`, `ForwardingPlan.lingerIsOver`).
-            let released = transform == .identity
+            // A loopback page: shown as it is, or turned in place first (a software turn).
+            release(transform == .identity
                 ? frame.hold(buffer, camera: camera, inRing: false, lent: true)
-                : frame.turnAndHold(buffer, camera: camera, transform: transform)
-            streams.giveBack(ReleasedBuffers(ids: policy.showLent(released: released.take(), now: now, interval: interval)))
+                : frame.turnAndHold(buffer, camera: camera, transform: transform), now: now)
             freshTurned = transform != .identity
         } else if transform == .identity && stream.bufferCount >= VirtualCameraProducer.buffersBeyondRing {
             let inRing = stream.bufferCount >= producer.frames.capacity + VirtualCameraProducer.buffersBeyondRing
-            streams.giveBack(frame.hold(buffer, camera: camera, inRing: inRing))
+            release(frame.hold(buffer, camera: camera, inRing: inRing), now: now)
             freshTurned = false
         } else {
-            streams.giveBack(frame.copy(buffer.bytes, timestamp: timestamp, camera: camera, transform: transform))
+            release(frame.copy(buffer.bytes, timestamp: timestamp, camera: camera, transform: transform), now: now)
             try stream.requeue(buffer.index)
             freshTurned = false
         }
@@ -76,7 +73,7 @@ extension ProducerThread {
     /// camera another virtual camera shares is decoded for it; no other camera's is (it costs
     /// milliseconds). The driver's buffer goes straight back. A damaged frame is dropped, and
     /// the one before stays shown.
-    private func useDecoded(_ buffer: DriverBuffer, timestamp: UInt64, from stream: any CameraSource, camera: String) throws(SystemCallError) {
+    private func useDecoded(_ buffer: DriverBuffer, timestamp: UInt64, from stream: any CameraSource, camera: String, now: UInt64) throws(SystemCallError) {
         guard camera == feeding || shared.isHosted(camera) else { return try stream.requeue(buffer.index) }
         guard let decoder else {
             try stream.requeue(buffer.index)
@@ -105,7 +102,7 @@ extension ProducerThread {
         let fed = camera == feeding
         decodedFrame.withUnsafeBytes { bytes in
             shared.put(camera, bytes: bytes, count: bytes.count, timestamp: timestamp, flipped: hardwareFlip && fed)
-            if fed { streams.giveBack(frame.copy(bytes, timestamp: timestamp, camera: camera, transform: transform)) }
+            if fed { release(frame.copy(bytes, timestamp: timestamp, camera: camera, transform: transform), now: now) }
         }
         guard fed else { return }
         freshTurned = false
@@ -127,7 +124,7 @@ extension ProducerThread {
             var copy = raw
             copy.timestamp = now
             let c = configuration
-            streams.giveBack(frame.set(copy, transform: .init(rotation: hardwareFlip ? 0 : effectiveRotation(rotation), mirror: c.mirror)))
+            release(frame.set(copy, transform: .init(rotation: hardwareFlip ? 0 : effectiveRotation(rotation), mirror: c.mirror)), now: now)
             fresh = true
             if !delivered.contains(feeding) {
                 delivered.insert(feeding)

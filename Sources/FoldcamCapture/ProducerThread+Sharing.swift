@@ -42,7 +42,7 @@ extension ProducerThread {
             let transform = FrameTransform.Operation(rotation: flipped ? (turn + 180) % 360 : turn, mirror: mirror)
             released.merge(frame.copy(bytes, timestamp: timestamp, camera: camera, transform: transform))
         }
-        streams.giveBack(released)
+        release(released, now: now)
         if taken {
             fresh = true
             producer.statistics.withLock { $0.sharedFramesTaken += 1 }

@@ -52,6 +52,8 @@ final class ProducerThread: @unchecked Sendable {
     var ticking = false
     /// The idle frame is shown: after writing it once, ticks stop.
     var idling = false
+    /// The paged sink's memory is let go while idle (`parkPagesWhenIdle`).
+    var parked = false
     var fresh = false
     /// The fresh frame was turned in its loopback page (`OutputFrame.turnAndHold`): queued
     /// without a copy of the daemon's own page, but copied by the turn, so not zero-copy.
@@ -142,7 +144,8 @@ final class ProducerThread: @unchecked Sendable {
                 // just closed gives its pages back: then it is tried at the next tick.)
                 if idling && published { ticking = false }
             }
-            posted = waitForInput(until: ticking ? nextTick : nil)
+            parkPagesWhenIdle()
+            posted = waitForInput(until: ticking ? nextTick : nil, now: now)
         }
     }
 
@@ -151,9 +154,10 @@ final class ProducerThread: @unchecked Sendable {
     /// camera is not polled: its frames are taken at the tick, and its failures show there, in
     /// DQBUF; polling it would take the driver's queue lock every pass (vb2_fop_poll), which
     /// the driver's own thread holds while it fills a buffer. Says which mailboxes have
-    /// something.
-    private func waitForInput(until deadline: UInt64?) -> (commands: Bool, results: Bool) {
-        let now = MonotonicClock.nanoseconds
+    /// something. `now` is the pass's one clock reading, taken before the tick: the wait then
+    /// ends the tick's own duration late, every time alike, so ticks keep their interval (a
+    /// second reading costs a system call per frame where the clock has no vDSO, as in a VM).
+    private func waitForInput(until deadline: UInt64?, now: UInt64) -> (commands: Bool, results: Bool) {
         // nil: idle, nothing to write; sleep until a command, a result or a camera event.
         let timeout = deadline.map { $0 > now ? Int32(min(1000, ($0 - now + 999_999) / 1_000_000)) : 0 } ?? -1
         pollList.removeAll()
@@ -182,7 +186,7 @@ final class ProducerThread: @unchecked Sendable {
 
     func tick(now: UInt64) {
         // Pages whose linger ended go back even when the camera gave no frame this tick.
-        streams.giveBack(ReleasedBuffers(ids: policy.endLinger(now: now, interval: interval)))
+        release(.none, now: now)
         tickShared(now: now)
         tickSynthetic(now: now)
         decide(.tick(loopbackDistinct: pagesStillDistinct()))
@@ -198,12 +202,14 @@ final class ProducerThread: @unchecked Sendable {
                 paged = nil
             }
         }
+        // The pages let go before this write are a frame behind from now (`letGo`).
+        policy.replaced(at: now)
         let zeroCopy = frame.showsLentBuffer && fresh && !freshTurned && paged != nil
         if zeroCopy, let camera = feeding, let stream = streams[camera], announcedZeroCopy != stream.serial {
             announcedZeroCopy = stream.serial
             producer.events.post(.firstZeroCopyFrame(camera: camera))
         }
-        streams.giveBack(frame.record(at: now))
+        release(frame.record(at: now), now: now)
         decide(.written(shown: frame.cameraShown))
         let wasFresh = fresh
         fresh = false
@@ -217,6 +223,17 @@ final class ProducerThread: @unchecked Sendable {
         }
     }
 
+    /// Idle, with the idle frame out and no page lent to a camera: the paged sink's pages leave
+    /// the daemon's memory (the loopback keeps its buffers and shows the frame queued last)
+    /// until a command resumes ticks (`resumeTicks` maps them again). So do the snapshot ring's
+    /// copies: while idle the daemon refuses snapshots of past moments (docs/protocol.md).
+    private func parkPagesWhenIdle() {
+        guard !ticking, idling, !parked, let paged, let book = policy.book, book.owners.allSatisfy({ $0 == .free }) else { return }
+        paged.park()
+        producer.frames.dropCopies()
+        parked = true
+    }
+
     /// Whether the paged sink still uses every page as its own, asked every
     /// `ForwardingPlan.distinctCheckTicks` ticks (a QUERYBUF each time).
     private func pagesStillDistinct() -> Bool {
@@ -225,6 +242,12 @@ final class ProducerThread: @unchecked Sendable {
         guard ticksSinceDistinctCheck >= ForwardingPlan.distinctCheckTicks else { return true }
         ticksSinceDistinctCheck = 0
         return paged.stillDistinct()
+    }
+
+    /// Gives back what a frame change at `now` let go: a camera's own buffers at once, loopback
+    /// pages once no reader one frame behind can be reading them (`ForwardingPolicy.letGo`).
+    func release(_ released: consuming ReleasedBuffers, now: UInt64) {
+        streams.giveBack(ReleasedBuffers(ids: policy.letGo(released.take(), now: now, interval: interval)))
     }
 
     /// Hands `event` to the policy and carries out what it decides.
@@ -239,7 +262,14 @@ final class ProducerThread: @unchecked Sendable {
             switch action {
             case let .start(camera, node, ticket, pages):
                 let lending = pages.flatMap { pages in paged.map { $0.lending(pages, to: ticket) } }
-                streams.start(camera, node: node, ticket: ticket, lending: lending)
+                // On the zero-copy path a camera gets no pages only while another stream holds
+                // them (a switch, a pre-warm); it is reopened into them once they are back
+                // (`ForwardingPolicy`). Until then it needs only enough buffers to hold a frame:
+                // the snapshot ring's worth would be allocated by the driver before the first
+                // frame (19 buffers, 79 MB at 1080p: most of a cold switch's time, issue 29).
+                let transient = paged != nil && lending == nil && !shared.isHosted(camera)
+                streams.start(camera, node: node, ticket: ticket, lending: lending,
+                              bufferCount: transient ? VirtualCameraProducer.transientBufferCount : nil)
             case let .retire(camera):
                 streams.retire(camera) { frame.keep(stream: $0.serial) }
             case let .adopt(camera, _):

@@ -1,8 +1,11 @@
 /// A driver buffer's owner and place: its stream (`CaptureStream.serial`) and its index there.
-/// Enough to give it back with no search (`CameraStreams.giveBack`).
+/// Enough to give it back with no search (`CameraStreams.giveBack`). `page`: the loopback page
+/// it is, when its stream captures into the loopback's pages (readers may still be reading it
+/// when it is let go).
 struct BufferID: Hashable, Sendable {
     let stream: UInt64
     let index: Int
+    var page: Int?
 }
 
 /// Driver buffers nothing holds any more, on their way back to their drivers: what every

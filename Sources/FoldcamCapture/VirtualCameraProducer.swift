@@ -137,10 +137,18 @@ public final class VirtualCameraProducer: Sendable {
 
     /// Driver buffers a stream needs besides the ring's: the shown one, two for the driver.
     static let buffersBeyondRing = 3
+    /// Driver buffers of a stream that waits to be reopened into the loopback's pages (the
+    /// ring copies its frames meanwhile): the shown one, two for the driver, one spare.
+    static let transientBufferCount = UInt32(buffersBeyondRing + 1)
 
     public func send(_ command: Command) { commands.post(command) }
 
     public var stats: Statistics { statistics.withLock { $0 } }
+
+    /// Whether the snapshot ring keeps past frames (the default) or only the frame on screen:
+    /// the daemon keeps them while someone who may take snapshots is connected
+    /// (docs/virtual-camera.md, "Snapshots").
+    public func keepSnapshotHistory(_ keep: Bool) { frames.keepHistory(keep) }
 
     /// The frame written nearest `timestamp` (CLOCK_MONOTONIC ns), within the ring's span.
     public func frame(nearest timestamp: UInt64) -> VideoFrame? {

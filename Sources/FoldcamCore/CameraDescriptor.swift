@@ -32,8 +32,13 @@ public struct CameraDescriptor: Sendable, Equatable {
         /// The V4L2 driver and bus, for people reading the probe.
         public var driver: String
         public var busInfo: String
+        /// The sensor sub-device the node's media graph links it to ("/dev/v4l-subdev1 (Sensor
+        /// B)"); nil without a media graph or when the graph names no one sensor.
+        public var sensor: String?
 
-        public init(matchedBy: String?, positionSource: String, rotationSource: String, controls: [String], driver: String, busInfo: String) {
+        public init(matchedBy: String?, positionSource: String, rotationSource: String, controls: [String], driver: String, busInfo: String,
+                    sensor: String? = nil) {
+            self.sensor = sensor
             self.matchedBy = matchedBy
             self.positionSource = positionSource
             self.rotationSource = rotationSource
@@ -50,7 +55,7 @@ public struct CameraDescriptor: Sendable, Equatable {
                 ("controls", .array(controls.map { .string($0) })),
                 ("driver", .string(driver)),
                 ("busInfo", .string(busInfo)),
-            ])
+            ] + (sensor.map { [("sensor", JSONValue.string($0))] } ?? []))
         }
     }
 

@@ -41,14 +41,27 @@ extension DeviceModel {
             }
         }
         for (index, display) in displays.enumerated() { check(display.rigDisplay, rig.displays.map(\.id), "devices.displays[\(index)].rigDisplay", "display") }
-        for (index, input) in presence.enumerated() { if let covers = input.covers { check(covers, rig.displays.map(\.id), "devices.presence[\(index)].covers", "display") } }
+        for (index, input) in presence.enumerated() {
+            guard let cover = input.covers else { continue }
+            let path = "devices.presence[\(index)].covers"
+            guard let display = rig.displayIndex(cover.display) else {
+                check(cover.display, rig.displays.map(\.id), cover.face == nil ? path : path + ".display", "display")
+                continue
+            }
+            if let face = cover.face {
+                let names = rig.displays[display].faces.map { RigDecoder.faceName($0, rig.panels) }
+                if !names.contains(face) {
+                    errors.append(PathError(path: path + ".face", message: "\(ClientText.quoted(face)) is not a face of the model's rig display \(ClientText.quoted(cover.display))\(NearestName.hint(for: face, among: names)) (its faces: \(names.joined(separator: ", ")))"))
+                }
+            }
+        }
         guard errors.isEmpty else { throw DocumentErrors(errors) }
         return withModelInputs(rig)
     }
 
     /// What the model says of its inputs becomes the rig's: a switch it calls a hint votes
-    /// instead of overriding, one it says to ignore is not mapped, and each USB presence input
-    /// covers its display (a rig entry of the same id is kept as written).
+    /// instead of overriding, one it says to ignore is not mapped, and each USB or attribute presence
+    /// input covers its display or face (a rig entry of the same id is kept as written).
     private func withModelInputs(_ decoded: Rig) -> Rig {
         var rig = decoded
         for entry in switches {
@@ -61,9 +74,15 @@ extension DeviceModel {
             }
         }
         for input in presence where !rig.presence.contains(where: { $0.id == input.id }) {
-            guard let usb = input.usb else { continue }
-            let covers = input.covers.flatMap { rig.displayIndex($0) }.map { [$0] } ?? []
-            rig.presence.append(PresenceInput(id: input.id, usbIDs: [usb.lowercased()], debounceMilliseconds: input.debounceMilliseconds ?? 400, covers: covers))
+            guard input.usb != nil || input.attribute != nil else { continue }
+            let covers = input.covers.flatMap { cover -> DisplayCover? in
+                guard let display = rig.displayIndex(cover.display) else { return nil }
+                guard let face = cover.face else { return DisplayCover(display: display) }
+                return rig.displays[display].faces.first { RigDecoder.faceName($0, rig.panels) == face }.map { DisplayCover(display: display, face: $0) }
+            }.map { [$0] } ?? []
+            rig.presence.append(PresenceInput(
+                id: input.id, usbIDs: input.usb.map { [$0.lowercased()] } ?? [], attribute: input.usb == nil ? input.attribute : nil,
+                debounceMilliseconds: input.debounceMilliseconds ?? 400, covers: covers))
         }
         return rig
     }

@@ -100,9 +100,24 @@ public struct ModelPresence: Sendable, Equatable {
     public var usb: String?
     public var bluetooth: String?
     public var inputName: Glob?
-    /// The rig display it covers while present.
-    public var covers: String?
+    /// A platform device's sysfs attribute: non-zero while present.
+    public var attribute: PlatformAttribute? = nil
+    /// What of the rig it covers while present: a display, or one face of it.
+    public var covers: ModelCover?
     public var debounceMilliseconds: Int?
+}
+
+/// A rig display by id, and optionally one of its faces (`bottom.A`): checked against the rig.
+public struct ModelCover: Sendable, Equatable {
+    public var display: String
+    public var face: String?
+
+    public init(display: String, face: String? = nil) {
+        self.display = display
+        self.face = face
+    }
+
+    public var description: String { face.map { "face \($0) of display \(display)" } ?? "display \(display)" }
 }
 
 /// A display output of the model: its connector and how the panel is mounted.

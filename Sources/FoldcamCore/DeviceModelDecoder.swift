@@ -165,14 +165,28 @@ public enum DeviceModelDecoder {
 
     private static func decodePresence(_ cursor: JSONCursor) -> ModelPresence? {
         guard cursor.isObject() else { return nil }
-        cursor.checkKeys(["id", "usb", "bluetooth", "inputName", "covers", "debounceMilliseconds"])
+        cursor.checkKeys(["id", "usb", "bluetooth", "inputName", "attribute", "covers", "debounceMilliseconds"])
         guard let id = cursor.required("id", "a name for the input, e.g. \"keyboard\"")?.identifier() else { return nil }
         var debounce: Int?
         if let cursor = cursor.field("debounceMilliseconds"), let value = cursor.integer() {
             if (0...10_000).contains(value) { debounce = value } else { cursor.collector.add(cursor.path, "\(value) is out of range (0 to 10000)") }
         }
+        let attribute = cursor.field("attribute").flatMap(RigDecoder.platformAttribute)
+        if attribute != nil, cursor.field("usb") != nil {
+            cursor.collector.add(cursor.path, "gives both \"usb\" and \"attribute\": a presence input follows one device; list two inputs")
+        }
         return ModelPresence(id: id, usb: usbID(cursor.field("usb")), bluetooth: usbID(cursor.field("bluetooth")), inputName: cursor.field("inputName")?.string().map(Glob.init),
-                             covers: cursor.field("covers")?.string(), debounceMilliseconds: debounce)
+                             attribute: attribute, covers: cursor.field("covers").flatMap(decodeCover), debounceMilliseconds: debounce)
+    }
+
+    /// A rig display id, or `{"display", "face"}` (checked against the rig in `resolvedRig`).
+    private static func decodeCover(_ cursor: JSONCursor) -> ModelCover? {
+        if case .string = cursor.value { return cursor.string().map { ModelCover(display: $0) } }
+        guard cursor.isObject() else { return nil }
+        cursor.checkKeys(["display", "face"])
+        guard let display = cursor.required("display", "the rig display's id")?.string(),
+              let face = cursor.required("face", "one of that display's faces, e.g. \"bottom.A\"")?.string() else { return nil }
+        return ModelCover(display: display, face: face)
     }
 
     private static func decodeDisplay(_ cursor: JSONCursor) -> ModelDisplay? {

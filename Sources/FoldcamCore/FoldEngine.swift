@@ -10,6 +10,8 @@ public struct FoldEngine: Sendable {
     private var readingTime = 0
     /// Presence inputs as they count after the debounce.
     private var presence: PresenceDebounce
+    /// Per display, where each of its faces lies on it (mount rotation 0): for covered parts.
+    private let faceRects: [[DisplayRect]]
 
     // Latest inputs.
     private var timeMilliseconds = 0
@@ -57,6 +59,7 @@ public struct FoldEngine: Sendable {
         accelerometerPair = AccelerometerPair(rig)
         plausibility = SensorPlausibility(rig: rig)
         presence = PresenceDebounce(rig.presence)
+        faceRects = rig.presence.contains { $0.covers.contains { $0.face != nil } } ? rig.displays.map { DisplayRegions.faceRects($0, rig: rig) } : []
         sensorAngles = Array(repeating: nil, count: rig.hinges.count)
         accelerometerAngles = sensorAngles
         lastReadings = sensorAngles
@@ -106,7 +109,7 @@ public struct FoldEngine: Sendable {
         let old = state
         state = recompute()
         return FoldUpdate(state: state, change: StateChange(from: old, to: state), warnings: warnings, notes: notes,
-                          nextCheckAtMilliseconds: presence.nextDeadline)
+                          nextCheckAtMilliseconds: [presence.nextDeadline, plausibility.nextDeadline].compactMap { $0 }.min())
     }
 
     /// Stuck windows complete on any input, not only on the stuck sensor's own readings.
@@ -278,12 +281,13 @@ public struct FoldEngine: Sendable {
         let currentPosture = presentPosture ?? PostureResolver.resolve(rig, angles: angles, previous: posture)
         posture = currentPosture
 
-        let cameraStates = availability(pose)
+        let coveredFaces = presenceCoveredFaces()
+        let cameraStates = availability(pose, coveredFaces: coveredFaces)
         let bases = rig.cameras.map { ImageRotation.basis(of: $0, pose: pose) }
         var displays: [DisplayState] = []
         displays.reserveCapacity(rig.displays.count)
         for index in rig.displays.indices {
-            displays.append(decideDisplay(index, pose: pose, bases: bases, cameras: cameraStates))
+            displays.append(decideDisplay(index, pose: pose, bases: bases, cameras: cameraStates, coveredFaces: coveredFaces))
         }
 
         // Nobody views a display whose output shows nothing: the first display that can be
@@ -314,12 +318,21 @@ public struct FoldEngine: Sendable {
             screens: screenAdvice.compactMap { $0 }, suspectSensors: plausibility.ordered, present: presence.present)
     }
 
-    private func availability(_ pose: RigPose) -> [CameraState] {
+    /// Faces that present inputs lie on (a face cover; a whole-display cover is not a face's).
+    private func presenceCoveredFaces() -> Set<FaceRef> {
+        var faces: Set<FaceRef> = []
+        for index in rig.presence.indices where presence.present[index] {
+            for cover in rig.presence[index].covers { if let face = cover.face { faces.insert(face) } }
+        }
+        return faces
+    }
+
+    private func availability(_ pose: RigPose, coveredFaces: Set<FaceRef>) -> [CameraState] {
         rig.cameras.indices.map { index in
             let reason: UnavailableReason?
             if !plugged[index] {
                 reason = .unplugged
-            } else if pose.isCovered(rig.cameras[index].face) {
+            } else if pose.isCovered(rig.cameras[index].face) || coveredFaces.contains(rig.cameras[index].face) {
                 reason = .occluded
             } else if busy[index] {
                 reason = .busy
@@ -331,20 +344,28 @@ public struct FoldEngine: Sendable {
     }
 
     private mutating func decideDisplay(
-        _ index: Int, pose: RigPose, bases: [ImageRotation.CameraBasis], cameras: [CameraState]
+        _ index: Int, pose: RigPose, bases: [ImageRotation.CameraBasis], cameras: [CameraState], coveredFaces: Set<FaceRef>
     ) -> DisplayState {
         let display = rig.displays[index]
-        let occluded = display.faces.contains { pose.isCovered($0) }
-            || rig.presence.indices.contains { presence.present[$0] && rig.presence[$0].covers.contains(index) }
+        // A face under a presence input hides that part; the display is viewed through the rest.
+        // (Nothing to filter, so nothing allocated, on a rig with no face covered.)
+        var visible = display
+        if !coveredFaces.isEmpty { visible.faces = display.faces.filter { !coveredFaces.contains($0) } }
+        let occluded = display.faces.contains { pose.isCovered($0) } || visible.faces.isEmpty
+            || rig.presence.indices.contains { presence.present[$0] && rig.presence[$0].covers.contains(DisplayCover(display: index)) }
         let unviewable: UnviewableReason? = occluded ? .occluded
             : outputStates[index] == .off ? .outputOff
             : outputStates[index] == .disconnected ? .outputDisconnected : nil
         let (mount, mountSource) = mountRotation(index)
+        let covered = occluded || coveredFaces.isEmpty ? [] : display.faces.indices.compactMap { face -> CoveredPart? in
+            guard coveredFaces.contains(display.faces[face]), face < faceRects[index].count else { return nil }
+            return CoveredPart(face: display.faces[face], rect: faceRects[index][face].turned(clockwise: mount))
+        }
         // Screen rotation is measured from the panel's own top, which the mount turns.
         let up = ImageRotation.contentUp(of: display, screenRotation: mount + screenRotations[index], pose: pose)
         func decided(_ forward: [Int], _ backward: [Int], _ pairs: [PairDecision?]) -> DisplayState {
             DisplayState(occluded: occluded, unviewable: unviewable, outputState: outputStates[index], mountRotation: mount,
-                         mountRotationSource: mountSource, forward: forward, backward: backward, pairs: pairs)
+                         mountRotationSource: mountSource, covered: covered, forward: forward, backward: backward, pairs: pairs)
         }
         for camera in rig.cameras.indices {
             if let rotation = ImageRotation.rotation(bringing: up, toTopOf: bases[camera], minimumProjection: rig.tunables.rotationMinimumProjection) {
@@ -352,7 +373,7 @@ public struct FoldEngine: Sendable {
             }
         }
         var pairs = [PairDecision?](repeating: nil, count: rig.cameras.count)
-        guard unviewable == nil, let normal = DirectionClassifier.viewingNormal(display, pose: pose) else {
+        guard unviewable == nil, let normal = DirectionClassifier.viewingNormal(visible, pose: pose) else {
             // Nobody can look at a covered or dark display: forget its sides so it starts afresh.
             for camera in rig.cameras.indices { sides[index][camera] = nil }
             return decided([], [], pairs)

@@ -28,6 +28,10 @@ public struct DisplayState: Sendable, Equatable {
     public var mountRotation: Int = 0
     public var mountRotationSource: MountRotationSource = .none
 
+    /// Faces a presence input lies on while the display stays viewable through its others
+    /// (the X1 Fold's keyboard on the lower half), each with where it lies on the display.
+    public var covered: [CoveredPart] = []
+
     public var viewable: Bool { unviewable == nil }
     /// Camera indices facing this display's viewer, best first.
     public var forward: [Int]
@@ -35,6 +39,18 @@ public struct DisplayState: Sendable, Equatable {
     public var backward: [Int]
     /// Per camera index; nil for unavailable cameras and on unviewable displays.
     public var pairs: [PairDecision?]
+}
+
+/// Part of a display a presence input covers: one of its faces, and that face's rectangle on it.
+public struct CoveredPart: Sendable, Equatable {
+    public var face: FaceRef
+    /// In the panel's own coordinates (mount rotation applied), fractions of width and height.
+    public var rect: DisplayRect
+
+    public init(face: FaceRef, rect: DisplayRect) {
+        self.face = face
+        self.rect = rect
+    }
 }
 
 public struct CameraState: Sendable, Equatable {

@@ -26,6 +26,8 @@ public struct Rig: Sendable {
     public func cameraIndex(_ id: String) -> Int? { cameras.firstIndex { $0.id == id } }
     public func accelerometerIndex(_ id: String) -> Int? { accelerometers.firstIndex { $0.id == id } }
     public func postureIndex(_ id: String) -> Int? { postures.firstIndex { $0.id == id } }
+    /// A face as the rig format writes it: `bottom.A`.
+    public func faceName(_ face: FaceRef) -> String { RigDecoder.faceName(face, panels) }
 }
 
 public enum FaceSide: String, Sendable, CaseIterable {
@@ -47,8 +49,8 @@ public struct FaceRef: Hashable, Sendable {
     }
 }
 
-/// Which edge of its parent a child panel is attached at. Only drawings use it: directions
-/// depend on orientations alone.
+/// Which edge of its parent a child panel is attached at. Only drawings and where a covered face
+/// lies on its display (`DisplayRegions`) use it: directions depend on orientations alone.
 public enum PanelEdge: String, Sendable, CaseIterable {
     case left, right, top, bottom
 }
@@ -59,7 +61,7 @@ public struct Panel: Sendable {
     public var parent: Int?
     /// Index into `Rig.hinges` of the hinge joining this panel to its parent.
     public var hinge: Int?
-    /// Width and height in millimetres, for drawings.
+    /// Width and height in millimetres, for drawings and `DisplayRegions`.
     public var width: Double
     public var height: Double
 }

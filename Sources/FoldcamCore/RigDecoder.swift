@@ -58,7 +58,7 @@ public enum RigDecoder {
         let tunables = decodeTunables(root.field("tunables"))
         let cameraIDs = IDTable(decoded: cameras.map(\.id), declared: declared.cameras)
         let virtualCamera = decodeVirtualCamera(root.field("virtualCamera"), displayIDs: displayIDs, cameraIDs: cameraIDs)
-        let presence = decodePresence(root, displayIDs: displayIDs, postureIDs: IDTable(decoded: postures.map(\.id), declared: declared.postures))
+        let presence = decodePresence(root, displays: displays, displayIDs: displayIDs, panels: panels, postureIDs: IDTable(decoded: postures.map(\.id), declared: declared.postures))
 
         checkUnique(root, "panels", declared.panels)
         checkUnique(root, "hinges", declared.hinges, pathOf: { declared.hingePaths[$0] })

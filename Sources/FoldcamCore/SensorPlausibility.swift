@@ -152,6 +152,19 @@ public struct SensorPlausibility: Sendable {
         }
     }
 
+    /// When a stuck window already backed by motion completes (the same scale as the readings'
+    /// times), or nil. A stuck sensor that reports only on change sends nothing more, and the rig
+    /// may stop moving within the window: the shell applies `.advanceTime` then, so time passing
+    /// completes it.
+    public var nextDeadline: Int? {
+        hinges.indices.compactMap { hinge -> Int? in
+            let track = tracks[hinge]
+            guard !isSetAside(.hinge(hinge)), !resting(hinge), let latest = track.latest, let anchor = track.anchorValue,
+                  abs(latest - anchor) < limits.stuckBelow, Self.motionEvidence(track, limits) != nil else { return nil }
+            return track.anchorAt + Int(limits.stuckForMilliseconds.rounded(.up))
+        }.min()
+    }
+
     /// The hinge sensor went away: nothing of it is judged any more until it reads again.
     public mutating func hingeLost(_ hinge: Int) {
         clear(.hinge(hinge))
@@ -189,18 +202,19 @@ public struct SensorPlausibility: Sendable {
 
     private mutating func stuckNotice(_ hinge: Int, at time: Int) -> Notice? {
         let track = tracks[hinge]
-        guard let anchor = track.anchorValue, Double(time - track.anchorAt) >= limits.stuckForMilliseconds else { return nil }
-        let evidence: String
-        if let now = track.accelerometers, let then = track.accelerometersAtAnchor, abs(now - then) >= limits.movedBy {
-            evidence = "the accelerometers moved \(numberText(abs(now - then).rounded()))°"
-        } else if track.lidToggledSinceAnchor {
-            evidence = "the lid switch changed"
-        } else {
-            return nil
-        }
+        guard let anchor = track.anchorValue, Double(time - track.anchorAt) >= limits.stuckForMilliseconds,
+              let evidence = Self.motionEvidence(track, limits) else { return nil }
         tracks[hinge].stuckValue = anchor
         let seconds = Double(time - track.anchorAt) / 1000
         return setAside(.hinge(hinge), .stuck, "hinge \(hinges[hinge].id): the sensor stayed at \(numberText(anchor))° for \(numberText((seconds * 10).rounded() / 10)) s while \(evidence)")
+    }
+
+    /// What shows the rig moving since the hinge sensor's value was anchored, or nil.
+    private static func motionEvidence(_ track: HingeTrack, _ limits: PlausibilityLimits) -> String? {
+        if let now = track.accelerometers, let then = track.accelerometersAtAnchor, abs(now - then) >= limits.movedBy {
+            return "the accelerometers moved \(numberText(abs(now - then).rounded()))°"
+        }
+        return track.lidToggledSinceAnchor ? "the lid switch changed" : nil
     }
 
     private mutating func restartAnchor(_ hinge: Int, at degrees: Double, time: Int) {

@@ -61,7 +61,8 @@ public struct FoldUpdate: Sendable {
     public var warnings: [String]
     /// Information worth a log line (a sensor trusted again).
     public var notes: [String] = []
-    /// When a pending presence change would count: the shell asks again then (a timer).
+    /// When a pending presence change would count or a stuck window complete: the shell applies
+    /// `.advanceTime` then (a timer).
     public var nextCheckAtMilliseconds: Int?
 }
 
@@ -69,7 +70,7 @@ extension DisplayState {
     /// Equal in everything a client acts on (θ is informational and ignored).
     func sameDecisions(as other: DisplayState) -> Bool {
         guard occluded == other.occluded, unviewable == other.unviewable, outputState == other.outputState,
-              mountRotation == other.mountRotation, mountRotationSource == other.mountRotationSource,
+              mountRotation == other.mountRotation, mountRotationSource == other.mountRotationSource, covered == other.covered,
               forward == other.forward, backward == other.backward else { return false }
         return zip(pairs, other.pairs).allSatisfy { a, b in
             a?.forward == b?.forward && a?.mirror == b?.mirror && a?.previewRotation == b?.previewRotation

@@ -58,6 +58,7 @@ public enum StateEncoder {
         }
         var members: [(String, JSONValue)] = [("occluded", .bool(display.occluded)), ("viewable", .bool(display.viewable))]
         if let reason = display.unviewable { members.append(("reason", .string(reason.rawValue))) }
+        if !display.covered.isEmpty { members.append(("covered", covered(display, rig: rig))) }
         members += output(index, display, rig: rig)
         return .object(members + [
             ("screenRotation", .int(state.screenRotations[index])),
@@ -65,6 +66,20 @@ public enum StateEncoder {
             ("backward", cameraIDs(display.backward)),
             ("cameras", .object(pairs)),
         ])
+    }
+
+    /// Only while part of a display is covered: each covered face and its rectangle on the
+    /// display, in the panel's own coordinates as fractions (docs/protocol.md).
+    public static func covered(_ display: DisplayState, rig: Rig) -> JSONValue {
+        .array(display.covered.map { part in
+            .object([
+                ("face", .string(RigDecoder.faceName(part.face, rig.panels))),
+                ("x", .double(rounded(part.rect.x, places: 4))),
+                ("y", .double(rounded(part.rect.y, places: 4))),
+                ("width", .double(rounded(part.rect.width, places: 4))),
+                ("height", .double(rounded(part.rect.height, places: 4))),
+            ])
+        })
     }
 
     /// A display's output as the state and `devices` show it (docs/protocol.md).

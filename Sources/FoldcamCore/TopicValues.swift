@@ -1,6 +1,6 @@
 /// The full value of each topic for a state: what `state`, `directions`, and every event carry.
 public enum TopicValues {
-    /// One display's output in `devices`: `{id, output, state, viewable, reason?, mountRotation,
+    /// One display's output in `devices`: `{id, output, state, viewable, reason?, covered?, mountRotation,
     /// mountRotationSource}` (docs/protocol.md).
     static func displayEntry(_ index: Int, state: FoldState, rig: Rig) -> JSONValue {
         let display = state.displays[index]
@@ -11,6 +11,7 @@ public enum TopicValues {
             ("viewable", .bool(display.viewable)),
         ]
         if let reason = display.unviewable { members.append(("reason", .string(reason.rawValue))) }
+        if !display.covered.isEmpty { members.append(("covered", StateEncoder.covered(display, rig: rig))) }
         members += [
             ("mountRotation", .int(display.mountRotation)),
             ("mountRotationSource", .string(display.mountRotationSource.rawValue)),

@@ -37,8 +37,17 @@ public enum WireProtocol {
     }
 
     /// Parses one request line (without its newline). Never throws past this point: every
-    /// malformed input becomes a `Failure` the server sends back.
+    /// malformed input becomes a `Failure` the server sends back. The common lines are read by
+    /// `RequestScanner`, everything else (every error among it) by `parseRequestTree`.
     public static func parseRequest(_ line: ArraySlice<UInt8>) -> Result<Request, Failure> {
+        guard let request = RequestScanner.scan(line) else { return parseRequestTree(line) }
+        // Debug builds (the test suites' daemons) parse every scanned request both ways.
+        assert("\(parseRequestTree(line))" == "\(Result<Request, Failure>.success(request))", "RequestScanner and JSONParser disagree on \(String(decoding: line, as: UTF8.self))")
+        return .success(request)
+    }
+
+    /// `parseRequest` through a `JSONValue` tree of the whole line.
+    static func parseRequestTree(_ line: ArraySlice<UInt8>) -> Result<Request, Failure> {
         if line.count > maximumLineBytes {
             return .failure(Failure(code: .tooLarge, message: "request is \(line.count) bytes; the limit is \(maximumLineBytes)"))
         }
@@ -104,11 +113,67 @@ public enum WireProtocol {
     /// `reply(id:result:).jsonLine`, with the result's encoding spliced in rather than redone.
     public static func replyLine(id: JSONValue, result: EncodedJSON) -> [UInt8] {
         var line = start(reserving: result)
-        line.append(contentsOf: #"{"id":"#.utf8)
-        id.write(compactTo: &line)
-        line.append(contentsOf: #","result":"#.utf8)
-        finish(&line, result)
+        appendReply(id: id, result: result, to: &line)
         return line
+    }
+
+    /// Appends `replyLine(id:result:)` to `output` (a client's pending output: no line of its own).
+    public static func appendReply(id: JSONValue, result: EncodedJSON, to output: inout [UInt8]) {
+        output.append(contentsOf: replyOpening)
+        // Ids are integers nearly always: their digits go in without a String made of them.
+        if case let .int(number) = id { appendDecimal(number, to: &output) } else { id.write(compactTo: &output) }
+        output.append(contentsOf: replyResultLabel)
+        finish(&output, result)
+    }
+
+    private static let replyOpening = Array(#"{"id":"#.utf8)
+    private static let replyResultLabel = Array(#","result":"#.utf8)
+
+    /// Room for `writeReplyHead`: the opening, a 20-character integer and the result label.
+    public static let replyHeadCapacity = 48
+    /// What follows a reply's result: `}` and the newline.
+    public static let replyTail: [UInt8] = [UInt8(ascii: "}"), UInt8(ascii: "\n")]
+
+    /// Writes `{"id":<id>,"result":` into `buffer` (at least `replyHeadCapacity` bytes) and
+    /// returns its length: with the result's bytes and `replyTail` after it, the very bytes of
+    /// `replyLine(id: .int(id), result:)`, without a line of its own.
+    public static func writeReplyHead(id: Int, into buffer: UnsafeMutableBufferPointer<UInt8>) -> Int {
+        precondition(buffer.count >= replyHeadCapacity)
+        var count = 0
+        for byte in replyOpening {
+            buffer[count] = byte
+            count += 1
+        }
+        if id < 0 {
+            buffer[count] = UInt8(ascii: "-")
+            count += 1
+        }
+        let digitsStart = count
+        var rest = id.magnitude
+        repeat {
+            buffer[count] = UInt8(ascii: "0") + UInt8(rest % 10)
+            count += 1
+            rest /= 10
+        } while rest > 0
+        var digits = UnsafeMutableBufferPointer(rebasing: buffer[digitsStart..<count])
+        digits.reverse()
+        for byte in replyResultLabel {
+            buffer[count] = byte
+            count += 1
+        }
+        return count
+    }
+
+    /// `String(number)`, written as bytes.
+    static func appendDecimal(_ number: Int, to output: inout [UInt8]) {
+        if number < 0 { output.append(UInt8(ascii: "-")) }
+        let start = output.count
+        var rest = number.magnitude
+        repeat {
+            output.append(UInt8(ascii: "0") + UInt8(rest % 10))
+            rest /= 10
+        } while rest > 0
+        output[start...].reverse()
     }
 
     /// `event(_:seq:data:).jsonLine`, with the data's encoding spliced in rather than redone.
@@ -143,7 +208,35 @@ public enum WireProtocol {
 public enum Topic: String, Sendable, CaseIterable, Comparable {
     case directions, posture, devices, virtualCamera, readiness, screens
 
-    public static func < (a: Topic, b: Topic) -> Bool {
-        allCases.firstIndex(of: a)! < allCases.firstIndex(of: b)!
+    /// The topic's place in `allCases`: its order, and what its hash is made of (a raw-value
+    /// enum otherwise hashes its name, byte by byte, at every look-up).
+    public var index: Int {
+        switch self {
+        case .directions: return 0
+        case .posture: return 1
+        case .devices: return 2
+        case .virtualCamera: return 3
+        case .readiness: return 4
+        case .screens: return 5
+        }
+    }
+
+    public static func < (a: Topic, b: Topic) -> Bool { a.index < b.index }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(index) }
+}
+
+/// A value per topic, in an array by the topic's `index`: the daemon looks up a published value
+/// for every query of it.
+public struct TopicTable<Value> {
+    private var values = [Value?](repeating: nil, count: Topic.allCases.count)
+
+    public init() {}
+
+    public subscript(topic: Topic) -> Value? {
+        get { values[topic.index] }
+        set { values[topic.index] = newValue }
     }
 }
+
+extension TopicTable: Sendable where Value: Sendable {}

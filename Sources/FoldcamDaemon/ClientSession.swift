@@ -41,12 +41,16 @@ final class ClientSession {
     /// A control-class peer (`Authorizer`): `state` shows it who holds each pin (uid, pid and
     /// command); others see only that a pin exists and where.
     var seesPinOwners = false
+    /// It may take snapshots (`frames`): while one such client is connected, past frames are kept.
+    var mayTakeFrames = false
     /// Whether this connection counts against its uid's `maxClientsPerUser`.
     var countsAgainstUser = false
     /// The peer shut its writing side: no more requests, but replies owed are still sent.
     var inputEnded = false
     /// Requests answered later (`RequestHandling.handle` returned nil) not yet answered.
     var owedReplies = 0
+    /// Until the server drops the client (its descriptor closed, perhaps reused by another).
+    var isConnected = true
 
     static let softLimit = 64 * 1024
     /// While this many bytes of replies are unread, the client's further requests are not read
@@ -64,11 +68,76 @@ final class ClientSession {
     }
 
     var isOverReplyBound: Bool { output.count - outputStart > Self.replyBackpressure }
-    var pendingBytes: Int { output.count - outputStart + coalesced.values.reduce(0) { $0 + $1.bytes.count } }
+    var pendingBytes: Int {
+        let unsent = output.count - outputStart
+        // Asked after every reply: the held-back events are summed only when there are some.
+        return coalesced.isEmpty ? unsent : unsent + coalesced.values.reduce(0) { $0 + $1.bytes.count }
+    }
     var hasPendingOutput: Bool { outputStart < output.count || !coalesced.isEmpty }
 
     func enqueueReply(_ line: [UInt8], now: MonotonicInstant) {
         append(line, now: now)
+    }
+
+    /// `WireProtocol.replyLine(id:result:)`, written into the output without a line of its own.
+    func enqueueReply(id: JSONValue, result: EncodedJSON, now: MonotonicInstant) {
+        if waitingSince == nil { waitingSince = now }
+        WireProtocol.appendReply(id: id, result: result, to: &output)
+    }
+
+    /// Nothing is waiting to be written, and no state a write would change is set: a reply may
+    /// go straight to the socket (`sendReplyNow`) instead of through `output`.
+    var mayWriteNow: Bool {
+        outputStart == output.count && coalesced.isEmpty && !closeAfterFlush && !readPaused && !watchingWritable
+    }
+
+    /// `WireProtocol.replyLine(id:result:)` for an integer id, written to the socket at once in
+    /// one gathered send: the published value's bytes are shared, not copied into `output`.
+    /// Only when `mayWriteNow`. What the socket does not take goes into `output` (`.pending`:
+    /// flush it as any reply). `.drained`: all sent, nothing changed.
+    func sendReplyNow(id: Int, result: EncodedJSON, now: MonotonicInstant) -> FlushResult {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: WireProtocol.replyHeadCapacity) { headBuffer in
+            let headCount = WireProtocol.writeReplyHead(id: id, into: headBuffer)
+            let head = UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(headBuffer)[..<headCount])
+            return result.bytes.withUnsafeBytes { body in
+                WireProtocol.replyTail.withUnsafeBytes { tail in
+                    let total = head.count + body.count + tail.count
+                    let written: Int
+                    do throws(SystemCallError) {
+                        written = try connection.send(head, body, tail)
+                    } catch {
+                        return .failed(error)
+                    }
+                    if written == total { return .drained }
+                    // The rest waits in `output`, in order, as a reply appended there would.
+                    waitingSince = now
+                    var skip = written
+                    for part in [head, body, tail] {
+                        if skip >= part.count {
+                            skip -= part.count
+                            continue
+                        }
+                        output.append(contentsOf: part[skip...])
+                        skip = 0
+                    }
+                    return .pending
+                }
+            }
+        }
+    }
+
+    /// An event line shared by every subscriber, written to the socket at once: only when
+    /// `mayWriteNow`, as `sendReplyNow`. What the socket does not take goes into `output`.
+    func sendEventNow(_ line: [UInt8], now: MonotonicInstant) -> FlushResult {
+        let written: Int
+        switch line.withUnsafeBytes({ bytes in Result { () throws(SystemCallError) in try connection.send(bytes) } }) {
+        case let .success(count): written = count
+        case let .failure(error): return .failed(error)
+        }
+        if written == line.count { return .drained }
+        waitingSince = now
+        output.append(contentsOf: line[written...])
+        return .pending
     }
 
     func enqueueEvent(_ topic: Topic, seq: Int, line: [UInt8], now: MonotonicInstant) {

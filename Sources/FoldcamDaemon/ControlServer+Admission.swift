@@ -52,6 +52,8 @@ extension ControlServer {
         }
         sessions[connection.descriptor.rawValue] = session
         session.seesPinOwners = authorizer.permits(.control, credentials)
+        session.mayTakeFrames = authorizer.permits(.frames, credentials)
+        if session.mayTakeFrames { noteSnapshotClients() }
         if let credentials, !authorizer.isPrivileged(credentials) {
             session.countsAgainstUser = true
             unprivilegedConnections[credentials.uid, default: 0] += 1

@@ -11,7 +11,7 @@ extension ControlServer {
     /// deadline runs from connecting or from the first byte of a line, not from the latest
     /// byte, so a byte a second does not keep a slot.
     func updateInputDeadline(_ session: ClientSession) {
-        guard sessions[session.connection.descriptor.rawValue] === session, !session.closeAfterFlush, !session.inputEnded else { return }
+        guard session.isConnected, !session.closeAfterFlush, !session.inputEnded else { return }
         if session.input.isEmpty {
             // Only a request ends the deadline set at connect: blank lines do not.
             if session.hasSpoken { session.inputDeadline = nil }

@@ -4,24 +4,26 @@ import FoldcamPlatform
 
 /// Requests: parse, find the method, authorize, route; subscriptions are answered here.
 extension ControlServer {
-    func handleLine(_ line: ArraySlice<UInt8>, _ session: ClientSession) {
+    /// `now` is when the turn began: replies are stamped with it.
+    func handleLine(_ line: ArraySlice<UInt8>, _ session: ClientSession, now: MonotonicInstant) {
         switch WireProtocol.parseRequest(line) {
         case let .failure(failure):
             logBadRequest(session, "sent a bad request: \(failure.code.rawValue)")
-            metrics.request("invalid", result: failure.code.rawValue)
-            send(WireProtocol.reply(failure).jsonLine, to: session)
+            metrics.request(.invalid, result: failure.code)
+            send(WireProtocol.reply(failure).jsonLine, to: session, now: now)
         case let .success(request):
+            // The name is looked up once, for routing and for the metrics label.
+            let method = methodLookup.method(named: request.method)
             var newTopics: Set<Topic> = []
-            let answer = dispatch(request, session, newTopics: &newTopics)
+            let answer = dispatch(request, method, session, newTopics: &newTopics)
             if let answer {
                 // Labels from the method list only: a client's made-up name counts as "unknown".
-                let method = Method(rawValue: request.method)?.rawValue ?? "unknown"
-                metrics.request(method, result: answer.failureCode ?? "ok")
+                metrics.request(method.map { .method($0) } ?? .unknown, result: answer.failureCode)
             }
             switch answer {
-            case let .success(.value(result))?: send(WireProtocol.reply(id: request.id, result: result).jsonLine, to: session)
-            case let .success(.encoded(result))?: send(WireProtocol.replyLine(id: request.id, result: result), to: session)
-            case let .failure(failure)?: send(WireProtocol.reply(failure).jsonLine, to: session)
+            case let .success(.value(result))?: send(WireProtocol.reply(id: request.id, result: result).jsonLine, to: session, now: now)
+            case let .success(.encoded(result))?: sendReply(id: request.id, result: result, to: session, now: now)
+            case let .failure(failure)?: send(WireProtocol.reply(failure).jsonLine, to: session, now: now)
             case nil: session.owedReplies += 1  // answered later by completeDeferred
             }
             // A new subscriber gets each topic's current value at once, then every change.
@@ -31,12 +33,13 @@ extension ControlServer {
 
     /// Finds the method, asks the authorizer, then routes: the one place that answers "who may
     /// do this?" for every request.
-    func dispatch(_ request: WireProtocol.Request, _ session: ClientSession, newTopics: inout Set<Topic>) -> Result<Answer, WireProtocol.Failure>? {
+    /// `found` is `Method(rawValue: request.method)`.
+    func dispatch(_ request: WireProtocol.Request, _ found: Method?, _ session: ClientSession, newTopics: inout Set<Topic>) -> Result<Answer, WireProtocol.Failure>? {
         guard let handler else {
             return .failure(WireProtocol.Failure(id: request.id, code: .unavailable, message: "the daemon is shutting down"))
         }
         let method: Method
-        switch Method.named(request.method, id: request.id, simulate: handler.simulates) {
+        switch Method.named(request.method, found: found, id: request.id, simulate: handler.simulates) {
         case let .success(found): method = found
         case let .failure(failure):
             logBadRequest(session, "called \(ClientText.quoted(request.method)): \(failure.code.rawValue)")
@@ -47,10 +50,13 @@ extension ControlServer {
             logForClient(session, .warning, "denied \(method.rawValue) to client \(session.id) (\(who)): \(authorizer.refusal(for: method))")
             return .failure(WireProtocol.Failure(id: request.id, code: .forbidden, message: authorizer.refusal(for: method)))
         }
-        do {
-            try Params(request: request).refuse(allBut: method.parameterNames, withdrawn: method.withdrawnParameters)
-        } catch {
-            return .failure(error)
+        // Most requests have no params: nothing to refuse, no name lists to make.
+        if case let .object(members) = request.params, !members.isEmpty {
+            do {
+                try Params(request: request).refuse(allBut: method.parameterNames, withdrawn: method.withdrawnParameters)
+            } catch {
+                return .failure(error)
+            }
         }
         switch method.route {
         case let .server(subscription):
@@ -95,7 +101,7 @@ extension ControlServer {
     }
 
     func sendCurrentValues(of topics: Set<Topic>, to session: ClientSession) {
-        guard let handler, sessions[session.connection.descriptor.rawValue] === session else { return }
+        guard let handler, session.isConnected else { return }
         for topic in topics.sorted() {
             let line = WireProtocol.eventLine(topic, seq: handler.currentSeq, data: handler.publishedValue(of: topic))
             session.enqueueEvent(topic, seq: handler.currentSeq, line: line, now: clock.now)
@@ -113,14 +119,14 @@ extension ControlServer {
         case let .failure(failure): send(WireProtocol.reply(failure).jsonLine, to: session)
         }
         // A half-closed client is closed once it has what it was owed.
-        if sessions[session.connection.descriptor.rawValue] === session { finishHalfClosed(session) }
+        if session.isConnected { finishHalfClosed(session) }
     }
 }
 
 extension Result where Failure == WireProtocol.Failure {
     /// The error code of a failure, nil for a success (the `result` label of the metrics).
-    var failureCode: String? {
-        if case let .failure(failure) = self { return failure.code.rawValue }
+    var failureCode: WireProtocol.ErrorCode? {
+        if case let .failure(failure) = self { return failure.code }
         return nil
     }
 }

@@ -28,6 +28,9 @@ protocol RequestHandling: AnyObject {
     var currentSeq: Int { get }
     /// A client left: work queued for it is dropped.
     func clientLeft(sessionID: Int)
+    /// Whether any connected client may take snapshots (`frames`) changed: past frames are
+    /// kept for snapshots only while one is.
+    func snapshotClients(present: Bool)
     /// At shutdown: the deferred requests not yet answered (they get `stopped`).
     func abandonPendingRequests() -> [(sessionID: Int, requestID: JSONValue)]
 }
@@ -52,11 +55,22 @@ final class ControlServer {
     let listener: UnixListener
     let log: Log
     var limits: Limits
-    weak var handler: RequestHandling?
+    /// Held strongly (the daemon holds the server weakly, so there is no cycle): a weakly
+    /// referenced object gets a side table, and every retain and release of it then takes the
+    /// runtime's slow path, several times per request.
+    var handler: RequestHandling?
     var authorizer: Authorizer {
         // A reload may change the control group: who may see pin owners changes with it.
-        didSet { for session in sessions.values { session.seesPinOwners = authorizer.permits(.control, session.credentials) } }
+        didSet {
+            for session in sessions.values {
+                session.seesPinOwners = authorizer.permits(.control, session.credentials)
+                session.mayTakeFrames = authorizer.permits(.frames, session.credentials)
+            }
+            noteSnapshotClients()
+        }
     }
+    /// Whether the handler was last told that a client who may take snapshots is connected.
+    private var snapshotClientsPresent = false
     /// Counters for operators (docs/metrics.md), shared with the daemon.
     let metrics: DaemonMetrics
     var sessions: [Int32: ClientSession] = [:]
@@ -82,6 +96,9 @@ final class ControlServer {
     /// system calls as in a plain echo server).
     var turnQueue = TurnQueue()
     var pass: EventLoop.Deferred!
+    /// The connections of the pass being taken (kept, so a pass allocates nothing).
+    var passConnections: [Int32] = []
+    var methodLookup = MethodLookup()
 
     init(loop: EventLoop, listener: UnixListener, limits: Limits, authorizer: Authorizer, metrics: DaemonMetrics, log: Log) throws(SystemCallError) {
         self.metrics = metrics
@@ -138,7 +155,7 @@ final class ControlServer {
     /// user's connections are served more than once.
     func service(_ session: ClientSession, _ readiness: EventLoop.Readiness) {
         if readiness.writable { flush(session) }
-        guard sessions[session.connection.descriptor.rawValue] === session else { return }
+        guard session.isConnected else { return }
         if readiness.closed && session.inputEnded {
             // The peer closed its reading side too: what it is owed can no longer reach it.
             return drop(session, reason: nil)
@@ -147,13 +164,17 @@ final class ControlServer {
     }
 
     /// One receive buffer for all clients (the loop runs one handler at a time), so a read
-    /// does not allocate and clear 16 KiB.
-    var readBuffer = [UInt8](repeating: 0, count: 16 * 1024)
+    /// does not allocate and clear 16 KiB. Raw memory, not an array: a read costs no
+    /// uniqueness or exclusivity check on it.
+    let readBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * 1024, alignment: 16)
+
+    deinit { readBuffer.deallocate() }
 
     /// What one turn may cost: a user whose connections pipeline thousands of requests, or
     /// stream 64 KiB lines, shares the loop instead of holding it. A turn ends after whichever
-    /// comes first, checked after each line and each read, so a turn always makes progress
-    /// and costs at most these plus one line (64 KiB) of parsing.
+    /// comes first, checked before each line after the first (the clock too) and the counts
+    /// before each read, so a turn always makes progress and costs at most these plus one line
+    /// (64 KiB) of parsing and one read.
     static let requestsPerTurn = 32
     static let bytesPerTurn = 64 * 1024
     static let timePerTurn: Duration = .milliseconds(2)
@@ -161,9 +182,25 @@ final class ControlServer {
     struct TurnBudget {
         var lines = ControlServer.requestsPerTurn
         var bytes = ControlServer.bytesPerTurn
+        /// When the turn began: a turn that handles one request reads the clock only here, and
+        /// stamps its reply with it (stuck readers are judged in seconds).
+        let start: MonotonicInstant
         let deadline: MonotonicInstant
 
-        func isSpent(now: MonotonicInstant) -> Bool { lines <= 0 || bytes <= 0 || now >= deadline }
+        init(start: MonotonicInstant) {
+            self.start = start
+            deadline = MonotonicInstant(nanoseconds: start.nanoseconds &+ TurnBudget.nanoseconds)
+        }
+
+        /// `timePerTurn` in nanoseconds, worked out once: Duration arithmetic divides 128-bit numbers.
+        static let nanoseconds: UInt64 = {
+            let (seconds, attoseconds) = ControlServer.timePerTurn.components
+            return UInt64(seconds) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000)
+        }()
+
+        var hasHandledLines: Bool { lines < ControlServer.requestsPerTurn }
+        var countsSpent: Bool { lines <= 0 || bytes <= 0 }
+        func isSpent(now: MonotonicInstant) -> Bool { countsSpent || now >= deadline }
     }
 
     /// Queues a client for the next pass (once, however often it becomes readable).
@@ -178,7 +215,8 @@ final class ControlServer {
     /// behind whatever else the loop has ready (new clients, timers, signals, devices), so
     /// between two turns of a user every other user, and every event, gets its turn.
     func takeTurns() {
-        for fd in turnQueue.nextPass() {
+        turnQueue.nextPass(into: &passConnections)
+        for fd in passConnections {
             guard let session = sessions[fd], session.turnScheduled else { continue }
             session.turnScheduled = false
             if takeTurn(session) { scheduleTurn(session) }
@@ -188,14 +226,15 @@ final class ControlServer {
     }
 
     func isServing(_ session: ClientSession) -> Bool {
-        sessions[session.connection.descriptor.rawValue] === session && !session.closeAfterFlush && !session.readPaused
+        session.isConnected && !session.closeAfterFlush && !session.readPaused
     }
 
     /// Handles the lines read so far and reads more while none is whole, within one turn's
     /// budget. True when the turn ended on the budget (the client may have work left).
     func takeTurn(_ session: ClientSession) -> Bool {
-        var budget = TurnBudget(deadline: clock.now + Self.timePerTurn)
+        var budget = TurnBudget(start: clock.now)
         var read = false
+        var drained = false
         while isServing(session) {
             if processLines(session, budget: &budget) { return true }
             // A reply those lines caused may have failed and dropped the session (its
@@ -205,14 +244,19 @@ final class ControlServer {
                 finishHalfClosed(session)
                 return false
             }
-            if read && budget.isSpent(now: clock.now) { return true }
+            // A read that did not fill the buffer took all the socket held: reading again would
+            // only return EAGAIN. Epoll is level-triggered, so what comes later (or the peer's
+            // end of stream) is reported and queues the next turn.
+            if drained { return false }
+            // The clock is read before the next line (processLines), not before a read.
+            if read && budget.countsSpent { return true }
             let count: Int?
             do {
-                count = try readBuffer.withUnsafeMutableBytes { try session.connection.receive(into: $0) }
+                count = try session.connection.receive(into: readBuffer)
             } catch {
                 // ECONNRESET: the client closed with our replies unread on its side, an ordinary
                 // way to leave (a script that read what it wanted, Ctrl-C), not a fault.
-                drop(session, reason: (error as? SystemCallError)?.errno == .connectionReset ? nil : "read failed: \(error)")
+                drop(session, reason: error.errno == .connectionReset ? nil : "read failed: \(error)")
                 return false
             }
             guard let count else { return false }  // drained: readiness queues the next turn
@@ -221,7 +265,8 @@ final class ControlServer {
                 inputEnded(session)
                 continue
             }
-            session.input.append(contentsOf: readBuffer[..<count])
+            drained = count < readBuffer.count
+            session.input.append(contentsOf: UnsafeRawBufferPointer(rebasing: readBuffer[..<count]))
         }
         return false
     }
@@ -244,6 +289,11 @@ final class ControlServer {
                 searchedToTheEnd = true
                 break
             }
+            // The first line of a turn is always handled; the next only while budget is left.
+            if budget.hasHandledLines && budget.isSpent(now: clock.now) {
+                stoppedOnBudget = true
+                break
+            }
             var line = session.input[start..<newline]
             budget.lines -= 1
             budget.bytes -= line.count + 1
@@ -253,17 +303,13 @@ final class ControlServer {
             // A blank line is no request: it neither counts as speaking nor restarts the deadline.
             if !line.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) {
                 session.lineCompleted = true
-                handleLine(line, session)
+                handleLine(line, session, now: budget.start)
             }
             if session.closeAfterFlush { break }
-            if budget.isSpent(now: clock.now) {
-                stoppedOnBudget = true
-                break
-            }
         }
         session.input.removeSubrange(..<start)
         session.searchedBytes = searchedToTheEnd ? session.input.count : 0
-        if session.isOverReplyBound && !session.closeAfterFlush && sessions[session.connection.descriptor.rawValue] === session {
+        if session.isOverReplyBound && !session.closeAfterFlush && session.isConnected {
             session.readPaused = true
             updateInterest(session)
             return false
@@ -306,14 +352,35 @@ final class ControlServer {
 
     // MARK: Writing
 
-    func send(_ line: [UInt8], to session: ClientSession) {
-        session.enqueueReply(line, now: clock.now)
+    func send(_ line: [UInt8], to session: ClientSession, now: MonotonicInstant? = nil) {
+        let now = now ?? clock.now
+        session.enqueueReply(line, now: now)
+        sent(to: session, now: now)
+    }
+
+    /// A reply spliced from a published value, written straight into the client's output.
+    /// With nothing else waiting for the client, it is sent at once from the shared encoding
+    /// (`ClientSession.sendReplyNow`); a reply sent whole leaves nothing to flush or watch.
+    func sendReply(id: JSONValue, result: EncodedJSON, to session: ClientSession, now: MonotonicInstant) {
+        if case let .int(number) = id, session.mayWriteNow {
+            switch session.sendReplyNow(id: number, result: result, now: now) {
+            case .drained: return
+            case .pending: break
+            case let .failed(error): return writeFailed(session, error)
+            }
+        } else {
+            session.enqueueReply(id: id, result: result, now: now)
+        }
+        sent(to: session, now: now)
+    }
+
+    private func sent(to session: ClientSession, now: MonotonicInstant) {
         if session.pendingBytes > ClientSession.hardLimit {
             metrics.disconnected(.repliesUnread)
             drop(session, reason: "more than \(ClientSession.hardLimit) bytes of replies unread")
             return
         }
-        flush(session)
+        flush(session, now: now)
     }
 
     /// Sends one event to every subscriber of its topic. The line is made once and shared.
@@ -321,15 +388,26 @@ final class ControlServer {
         let line = WireProtocol.eventLine(topic, seq: seq, data: data)
         let now = clock.now
         for session in Array(sessions.values) where session.subscriptions.contains(topic) {
-            session.enqueueEvent(topic, seq: seq, line: line, now: now)
-            flush(session)
+            if session.mayWriteNow {
+                // Nothing waits for this subscriber: the shared line goes straight to its socket.
+                switch session.sendEventNow(line, now: now) {
+                case .drained: continue
+                case .pending: break
+                case let .failed(error):
+                    writeFailed(session, error)
+                    continue
+                }
+            } else {
+                session.enqueueEvent(topic, seq: seq, line: line, now: now)
+            }
+            flush(session, now: now)
         }
     }
 
-    func flush(_ session: ClientSession) {
+    func flush(_ session: ClientSession, now: MonotonicInstant? = nil) {
         // Dropped already (its descriptor is closed, perhaps reused): nothing goes to it.
         guard !session.connection.descriptor.isClosed else { return }
-        switch session.flush(now: clock.now) {
+        switch session.flush(now: now ?? clock.now) {
         case .drained:
             if session.closeAfterFlush {
                 drop(session, reason: nil)
@@ -340,8 +418,7 @@ final class ControlServer {
             session.watchingWritable = true
             armStuckTimer()
         case let .failed(error):
-            drop(session, reason: error.errno == .brokenPipe || error.errno == .connectionReset ? nil : "write failed: \(error)")
-            return
+            return writeFailed(session, error)
         }
         if session.readPaused && !session.isOverReplyBound {
             // Caught up: the requests that waited get their turn, then reading resumes.
@@ -351,6 +428,12 @@ final class ControlServer {
         } else {
             updateInterest(session)
         }
+    }
+
+    /// A client that closed while replies were on their way (EPIPE, ECONNRESET) left in the
+    /// ordinary way; any other failure is logged.
+    func writeFailed(_ session: ClientSession, _ error: SystemCallError) {
+        drop(session, reason: error.errno == .brokenPipe || error.errno == .connectionReset ? nil : "write failed: \(error)")
     }
 
     /// Watches for reading unless paused by backpressure, and for writing while output waits.
@@ -367,7 +450,8 @@ final class ControlServer {
 
     func drop(_ session: ClientSession, reason: String?) {
         let fd = session.connection.descriptor.rawValue
-        guard sessions[fd] === session else { return }
+        guard session.isConnected, sessions[fd] === session else { return }
+        session.isConnected = false
         sessions[fd] = nil
         turnQueue.remove(fd)
         if session.countsAgainstUser, let credentials = session.credentials, let held = unprivilegedConnections[credentials.uid] {
@@ -376,6 +460,7 @@ final class ControlServer {
         loop.unregister(session.connection.descriptor)
         session.connection.close()
         handler?.clientLeft(sessionID: session.id)
+        if session.mayTakeFrames { noteSnapshotClients() }
         if let reason {
             let pid = session.credentials.map { String($0.pid) } ?? "?"
             logForClient(session, .warning, "client \(session.id) (pid \(pid)) disconnected: \(reason)")
@@ -386,6 +471,15 @@ final class ControlServer {
 }
 
 extension ControlServer {
+    /// Tells the handler when the first client who may take snapshots arrives or the last
+    /// one leaves.
+    func noteSnapshotClients() {
+        let present = sessions.values.contains { $0.mayTakeFrames }
+        guard present != snapshotClientsPresent else { return }
+        snapshotClientsPresent = present
+        handler?.snapshotClients(present: present)
+    }
+
     /// Every log line a client causes goes through its user's budget (`UserLogBudgets`).
     func logForClient(_ session: ClientSession, _ priority: Log.Priority, _ text: String) {
         logForUser(session.credentials?.uid ?? UInt32.max, priority, text)

@@ -9,8 +9,17 @@ extension Daemon: RequestHandling {
         for camera in cameras { camera.snapshots?.clientLeft(sessionID: sessionID) }
         releasePins(of: sessionID)
         if let ended = sinks.sessionLeft(sessionID) {
-            subscribers?.logForUser(ended.reporter.uid, .notice, "sinks: \(Self.describe(ended.reporter)) disconnected; the sinks it reported (\(ended.sinks.map(\.node).joined(separator: ", "))) are no longer claimed")
+            let claims = ended.sinks.map(\.node) + ended.cameras.map { "camera \($0.camera) in \($0.node)" }
+            subscribers?.logForUser(ended.reporter.uid, .notice, "sinks: \(Self.describe(ended.reporter)) disconnected; the sinks it reported (\(claims.joined(separator: ", "))) are no longer claimed")
+            applyPipeWirePresence()
         }
+    }
+
+    func snapshotClients(present: Bool) {
+        snapshotHistoryWanted = present
+        log.debug(present ? "a client who may take snapshots is connected: past frames are kept for snapshots"
+            : "no client who may take snapshots is connected: only the frame on screen is kept")
+        for camera in cameras { camera.controller?.producer.keepSnapshotHistory(present) }
     }
 
     func abandonPendingRequests() -> [(sessionID: Int, requestID: JSONValue)] {
@@ -40,13 +49,16 @@ extension Daemon: RequestHandling {
     /// `reportSinks`: replaces this connection's report; answers with every sink now claimed.
     private func reportSinks(_ params: Params, session: ClientSession) throws(WireProtocol.Failure) -> Answer {
         let reported = try SinkReports.parse(params, virtualCameras: cameras.map(\.id))
+        let seen = try SinkReports.parseCameras(params, rig: rig)
         let reporter = Self.owner(of: session)
-        if sinks.report(reported, reporter: reporter, sessionID: session.id) {
+        if sinks.report(reported, cameras: seen, reporter: reporter, sessionID: session.id) {
             let summary = reported.map { "\($0.node) (\($0.virtualCamera)) \($0.state.rawValue)" }.joined(separator: ", ")
+            let cameras = seen.isEmpty ? "" : "; sees in PipeWire " + seen.map { "camera \($0.camera) (\(ClientText.quoted($0.node)))" }.joined(separator: ", ")
             // Sink reports are frames-class, not control: their lines keep to the user's budget.
-            subscribers?.logForUser(reporter.uid, .notice, "sinks: \(Self.describe(reporter)) reports \(reported.isEmpty ? "no sink" : summary)")
+            subscribers?.logForUser(reporter.uid, .notice, "sinks: \(Self.describe(reporter)) reports \(reported.isEmpty ? "no sink" : summary)\(cameras)")
+            applyPipeWirePresence()
         }
-        return .value(.object([("sinks", sinks.json)]))
+        return .value(.object([("sinks", sinks.json), ("camerasInPipeWire", sinks.camerasJSON)]))
     }
 
     /// Starts a snapshot; nil: the worker answers later.
@@ -91,6 +103,7 @@ extension Daemon: RequestHandling {
             members.append(("readiness", currentValue(of: .readiness)))
             members.append(("pins", pinsJSON))
             members.append(("sinks", sinks.json))
+            members.append(("camerasInPipeWire", sinks.camerasJSON))
             members.append(("seq", .int(seq)))
             return .value(.object(members))
         case .directions:

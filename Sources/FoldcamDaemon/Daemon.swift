@@ -14,7 +14,7 @@ final class Daemon {
     private(set) var descriptors: [CameraDescriptor]
     private(set) var seq = 0
     /// Each topic's value as last sent, encoded once: events and `directions` replies splice it.
-    private var published: [Topic: EncodedJSON] = [:]
+    private var published = TopicTable<EncodedJSON>()
     let log: Log
     let metrics: DaemonMetrics
     /// Where events go: the control server, which sends each to its subscribers.
@@ -39,6 +39,11 @@ final class Daemon {
     var pins = PinBoard()
     /// The sinks the daemon cannot see, as their companions report them (SinkReports.swift).
     var sinks = SinkReports()
+    /// A client who may take snapshots is connected: producers keep past frames for them
+    /// (`ControlServer` says when this changes).
+    var snapshotHistoryWanted = false
+    /// Hardware mode: where each rig camera was seen, by V4L2 or through PipeWire.
+    private(set) var presence: CameraPresence
     /// Where the persisted pin and screen rotations are kept; nil keeps nothing.
     var stateStore: StateStore?
 
@@ -51,6 +56,7 @@ final class Daemon {
         // Hardware mode starts empty: the device layer's first inventory fills it before READY=1.
         // Until a node answers for a camera it is unplugged: nothing is reported unobserved.
         descriptors = mode == .simulate ? CameraDescriptor.simulated(rig) : []
+        presence = CameraPresence(cameras: rig.cameras.count)
         self.log = log
         if mode == .hardware {
             for camera in rig.cameras.indices { _ = engine.apply(.cameraUnplugged(camera: camera)) }
@@ -157,8 +163,24 @@ final class Daemon {
         publishing { applyUnpublished(event) }
     }
 
-    /// When a pending presence change would count (monotonic ms): whoever feeds inputs applies
-    /// `.advanceTime(milliseconds: 0)` then (`HardwareInputs` arms a timer).
+    /// The device layer's input. A camera's plug or unplug counts only when it changes whether
+    /// the camera is seen anywhere: a companion may still see it in PipeWire (CameraPresence).
+    func applyDeviceInput(_ event: InputEvent) {
+        guard let event = presence.device(event) else { return }
+        apply(event)
+    }
+
+    /// Tells the engine which rig cameras the companions now see in PipeWire (hardware mode).
+    func applyPipeWirePresence() {
+        guard mode == .hardware else { return }
+        publishing {
+            for event in presence.pipeWire(sinks.seen(in: rig)) { applyUnpublished(event) }
+        }
+    }
+
+    /// When a pending presence change would count or a stuck window complete (monotonic ms):
+    /// whoever feeds inputs applies `.advanceTime(milliseconds: 0)` then (`HardwareInputs` arms
+    /// a timer).
     private(set) var nextCheckAtMilliseconds: Int?
 
     private func applyUnpublished(_ event: InputEvent) {
@@ -255,6 +277,7 @@ final class Daemon {
     private func replaceRigUnpublished(_ newRig: Rig, plan: VirtualCameraPlan, cameraPlans: [String: VirtualCameraPlan]) {
         let old = engine
         engine = FoldEngine(rig: newRig, plan: plan)
+        presence = presence.carried(from: old.rig, to: newRig)
         descriptors = mode == .simulate ? CameraDescriptor.simulated(newRig) : []
         if mode == .hardware {
             // What was observed stays true for cameras of both rigs until the new device thread's
@@ -282,9 +305,11 @@ final class Daemon {
             _ = engine.apply(.pinView(display: newIndex))
         }
         saveState()
+        // At the reload's time: a sensor check's window starts now, not at the new engine's 0.
+        let now = Int(MonotonicClock.nanoseconds / 1_000_000)
         for (index, hinge) in old.rig.hinges.enumerated() {
             if let newIndex = newRig.hingeIndex(hinge.id), old.state.hingeSources[index] != .initial {
-                _ = engine.apply(.hingeAngle(hinge: newIndex, degrees: old.state.hingeAngles[index]))
+                _ = engine.apply(.hingeAngle(hinge: newIndex, degrees: old.state.hingeAngles[index]), atMilliseconds: now)
             }
         }
         if old.state.virtualCamera.source.map({ old.rig.cameras[$0].id }) != engine.state.virtualCamera.source.map({ newRig.cameras[$0].id }) {

@@ -14,16 +14,17 @@ final class HardwareInputs {
     private var thread: DeviceThread?
     /// The loopback labels the running thread was asked to locate.
     private var asked: [String] = []
-    /// Wakes the daemon when a debounced presence change is due (the engine never waits).
-    private let presenceTimer: Timer
-    private var presenceTimerRegistered = false
+    /// Wakes the daemon when the engine's next check is due: a debounced presence change, or a
+    /// stuck window a sensor that posts only changes would never complete (the engine never waits).
+    private let checkTimer: Timer
+    private var checkTimerRegistered = false
 
     /// How long start-up waits for the first inventory before reporting ready anyway.
     /// Below the unit's TimeoutStartSec (30 s), so a slow inventory still ends in READY=1.
     static let inventoryTimeout: Duration = .seconds(20)
 
     init(daemon: Daemon, loop: EventLoop, config: DaemonConfig, log: Log) throws {
-        presenceTimer = try Timer()
+        checkTimer = try Timer()
         self.loop = loop
         self.daemon = daemon
         self.config = config
@@ -54,10 +55,10 @@ final class HardwareInputs {
     }
 
     func stop() {
-        if presenceTimerRegistered {
-            presenceTimer.cancel()
-            loop.unregister(presenceTimer.descriptor)
-            presenceTimerRegistered = false
+        if checkTimerRegistered {
+            checkTimer.cancel()
+            loop.unregister(checkTimer.descriptor)
+            checkTimerRegistered = false
         }
         guard let thread else { return }
         loop.unregister(thread.updates.descriptor)
@@ -78,19 +79,19 @@ final class HardwareInputs {
     private func register(_ thread: DeviceThread) throws {
         let updates = thread.updates
         try loop.register(updates.descriptor) { [unowned self] _ in self.apply(updates.drain()) }
-        try loop.register(presenceTimer.descriptor) { [unowned self] _ in
-            _ = self.presenceTimer.acknowledge()
+        try loop.register(checkTimer.descriptor) { [unowned self] _ in
+            _ = self.checkTimer.acknowledge()
             self.daemon.apply(.advanceTime(milliseconds: 0))
-            self.armPresenceTimer()
+            self.armCheckTimer()
         }
-        presenceTimerRegistered = true
+        checkTimerRegistered = true
     }
 
-    /// Arms the timer for the daemon's next presence check, if one is pending.
-    private func armPresenceTimer() {
+    /// Arms the timer for the engine's next check, if one is pending.
+    private func armCheckTimer() {
         guard let due = daemon.nextCheckAtMilliseconds else { return }
         let now = Int(MonotonicClock.nanoseconds / 1_000_000)
-        try? presenceTimer.schedule(after: .milliseconds(max(1, due - now)))
+        try? checkTimer.schedule(after: .milliseconds(max(1, due - now)))
     }
 
     private func apply(_ updates: [DeviceUpdate]) {
@@ -98,8 +99,8 @@ final class HardwareInputs {
             switch update {
             case let .cameras(descriptors): daemon.replaceDescriptors(descriptors)
             case let .input(event):
-                daemon.apply(event)
-                armPresenceTimer()
+                daemon.applyDeviceInput(event)
+                armCheckTimer()
             case let .loopbacks(asked, found): daemon.loopbacks.record(asked: asked, found: found)
             case .inventoryComplete:
                 log.debug("device inventory complete")

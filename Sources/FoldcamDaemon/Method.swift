@@ -49,7 +49,7 @@ enum Method: String, CaseIterable {
         case .subscribe: return ["topics", "output"]
         case .unsubscribe: return ["topics"]
         case .snapshot: return ["at", "camera", "virtualCamera"]
-        case .reportSinks: return ["sinks"]
+        case .reportSinks: return ["sinks", "cameras"]
         case .setScreenRotation: return ["display", "rotation"]
         case .simulateHinge: return ["hinge", "angle"]
         case .simulateSwitch: return ["switch", "state"]
@@ -82,10 +82,11 @@ enum Method: String, CaseIterable {
         allCases.filter { simulate || !$0.simulateOnly }
     }
 
-    /// Finds a method by name, or fails with `unknownMethod` naming the nearest valid one.
-    static func named(_ name: String, id: JSONValue, simulate: Bool) -> Result<Method, WireProtocol.Failure> {
-        if let method = Method(rawValue: name), simulate || !method.simulateOnly { return .success(method) }
-        if let method = Method(rawValue: name), method.simulateOnly {
+    /// The method a request names, or a failure: `unknownMethod` naming the nearest valid one.
+    /// `found` is `Method(rawValue: name)` (the caller looks it up once, for its metrics too).
+    static func named(_ name: String, found: Method?, id: JSONValue, simulate: Bool) -> Result<Method, WireProtocol.Failure> {
+        if let method = found, simulate || !method.simulateOnly { return .success(method) }
+        if let method = found, method.simulateOnly {
             return .failure(WireProtocol.Failure(id: id, code: .unavailable, message: "\(name) works only when the daemon runs with --simulate"))
         }
         let names = available(simulate: simulate).map(\.rawValue)
@@ -147,5 +148,19 @@ extension Method {
         case .simulateBusy: return .daemon(.simulation(.busy))
         case .simulateSweep: return .daemon(.simulation(.sweep))
         }
+    }
+}
+
+/// `Method(rawValue:)`, remembering the last name it was asked: clients ask the same method
+/// again and again, and comparing two short strings is cheaper than hashing one (which is how
+/// a String enum finds its case).
+struct MethodLookup {
+    private var last: (name: String, method: Method?)?
+
+    mutating func method(named name: String) -> Method? {
+        if let last, last.name == name { return last.method }
+        let method = Method(rawValue: name)
+        last = (name, method)
+        return method
     }
 }

@@ -25,6 +25,7 @@ public enum ProbeCommand {
         do {
             report = try DeviceProbe.run(rig: rig, settings: DeviceSettings(config: config), log: log)
             report.modelSelection = loaded.model
+            report.sinks = config.sinks
         } catch {
             log.error("cannot probe devices: \(error)")
             return 1

@@ -25,8 +25,16 @@ struct SinkReports {
         var reason: String?
     }
 
+    /// A rig camera whose PipeWire node the companion sees (its rig's `pipewire` match).
+    struct SeenCamera: Equatable {
+        var camera: String
+        /// The camera node's `node.name`.
+        var node: String
+    }
+
     struct Report: Equatable {
         var sinks: [Sink]
+        var cameras: [SeenCamera] = []
         var reporter: PinBoard.Owner
     }
 
@@ -48,11 +56,31 @@ struct SinkReports {
     }
 
     /// Replaces the connection's report; true when it changed.
-    mutating func report(_ sinks: [Sink], reporter: PinBoard.Owner, sessionID: Int) -> Bool {
-        let report = Report(sinks: sinks, reporter: reporter)
+    mutating func report(_ sinks: [Sink], cameras: [SeenCamera] = [], reporter: PinBoard.Owner, sessionID: Int) -> Bool {
+        let report = Report(sinks: sinks, cameras: cameras, reporter: reporter)
         guard bySession[sessionID] != report else { return false }
-        bySession[sessionID] = sinks.isEmpty ? nil : report
+        bySession[sessionID] = sinks.isEmpty && cameras.isEmpty ? nil : report
         return true
+    }
+
+    /// Every rig camera some companion sees, with the node the first reporter named.
+    var seenCameras: [SeenCamera] {
+        var seen: [SeenCamera] = []
+        for id in bySession.keys.sorted() {
+            for camera in bySession[id]!.cameras where !seen.contains(where: { $0.camera == camera.camera }) { seen.append(camera) }
+        }
+        return seen.sorted { $0.camera < $1.camera }
+    }
+
+    /// One flag per camera of `rig`: whether a companion sees its PipeWire node.
+    func seen(in rig: Rig) -> [Bool] {
+        let ids = Set(seenCameras.map(\.camera))
+        return rig.cameras.map { ids.contains($0.id) }
+    }
+
+    /// `state`'s `camerasInPipeWire`.
+    var camerasJSON: JSONValue {
+        .array(seenCameras.map { .object([("camera", .string($0.camera)), ("node", .string($0.node))]) })
     }
 
     /// The connection closed: its sinks are no longer claimed. Returns its report, if any.
@@ -77,6 +105,41 @@ struct SinkReports {
             if let reason = entry.sink.reason { members.append(("reason", .string(reason))) }
             return .object(members)
         })
+    }
+
+    /// Reads `params.cameras` (optional): an array of {camera, node}, each a camera of `rig`
+    /// with a `pipewire` match, at most once.
+    static func parseCameras(_ params: Params, rig: Rig) throws(WireProtocol.Failure) -> [SeenCamera] {
+        guard let value = params.request.params["cameras"], value != .null else { return [] }
+        guard case let .array(items) = value else { throw params.failure("params.cameras: expected an array, found \(value.kindDescription)") }
+        guard items.count <= rig.cameras.count else {
+            throw params.failure("params.cameras: \(items.count) cameras, but rig \(rig.id) has \(ClientText.counted(rig.cameras.count, "camera"))")
+        }
+        var cameras: [SeenCamera] = []
+        for (index, item) in items.enumerated() {
+            let at = "params.cameras[\(index)]"
+            guard case let .object(members) = item else { throw params.failure("\(at): expected an object, found \(item.kindDescription)") }
+            let known = ["camera", "node"]
+            for (key, _) in members where !known.contains(key) {
+                throw params.failure("\(at): unknown member \(ClientText.quoted(key))\(NearestName.hint(for: key, among: known)) (expected: \(known.joined(separator: ", ")))")
+            }
+            guard let id = item["camera"]?.stringValue else { throw params.failure("\(at).camera: missing, or not a string") }
+            let ids = rig.cameras.map(\.id)
+            guard let camera = rig.cameraIndex(id).map({ rig.cameras[$0] }) else {
+                throw params.failure("\(at).camera: rig \(rig.id) has no camera \(ClientText.quoted(id))\(NearestName.hint(for: id, among: ids)) (cameras: \(ids.joined(separator: ", ")))")
+            }
+            guard camera.pipewire != nil else {
+                throw params.failure("\(at).camera: rig camera \(ClientText.quoted(id)) has no \"pipewire\" match, so no PipeWire node is it (docs/pipewire.md)")
+            }
+            guard !cameras.contains(where: { $0.camera == id }) else { throw params.failure("\(at).camera: \(ClientText.quoted(id)) is reported twice") }
+            guard let node = item["node"]?.stringValue else { throw params.failure("\(at).node: missing, or not a string") }
+            // Shown by status, never put into a command: any printable name PipeWire allows.
+            guard !node.isEmpty, node.utf8.count <= maximumNodeName, !node.unicodeScalars.contains(where: ClientText.mustEscape) else {
+                throw params.failure("\(at).node: \(ClientText.quoted(node)) must be 1 to \(maximumNodeName) bytes of printable text")
+            }
+            cameras.append(SeenCamera(camera: id, node: node))
+        }
+        return cameras
     }
 
     /// Reads `params.sinks`: an array of {virtualCamera, node, state, reason?}, each naming one

@@ -1,53 +1,56 @@
-/// Connections waiting for a turn, grouped by user. Each pass serves one connection of each
-/// user with work, rotating among that user's connections: a user's 16 connections share one
-/// turn a pass, as one connection would, so opening more connections buys no more of the loop
+/// Connections waiting for a turn, with their users. Each pass serves one connection of each
+/// user with work, that user's longest-waiting one: a user's 16 connections share one turn a
+/// pass, as one connection would, so opening more connections buys no more of the loop
 /// (docs/security.md, "One user cannot slow the others"). Pure: the server gives the turns.
+///
+/// One flat list in the order connections came, searched in order rather than hashed: the
+/// connections waiting at one moment are few, and this runs for every request (hash tables and
+/// a list per user were most of what queueing one cost).
 struct TurnQueue {
-    private var waiting: [UInt32: [Int32]] = [:]
-    /// Users with a connection waiting, in the order they came.
-    private var users: [UInt32] = []
-    private(set) var queued: Set<Int32> = []
+    private var waiting: [(connection: Int32, user: UInt32)] = []
+    /// The users served in the pass being made (kept, so a pass allocates nothing).
+    private var served: [UInt32] = []
 
-    var isEmpty: Bool { queued.isEmpty }
+    var isEmpty: Bool { waiting.isEmpty }
 
     /// Queues a connection behind its user's others; false when it is queued already.
     @discardableResult
     mutating func add(_ connection: Int32, user: UInt32) -> Bool {
-        guard queued.insert(connection).inserted else { return false }
-        if waiting[user] == nil {
-            waiting[user] = []
-            users.append(user)
-        }
-        waiting[user]!.append(connection)
+        guard !waiting.contains(where: { $0.connection == connection }) else { return false }
+        waiting.append((connection, user))
         return true
     }
 
     /// Forgets a connection (it closed; its descriptor may be reused by another user).
     mutating func remove(_ connection: Int32) {
-        guard queued.remove(connection) != nil else { return }
-        for user in users {
-            guard let index = waiting[user]?.firstIndex(of: connection) else { continue }
-            waiting[user]!.remove(at: index)
-            if waiting[user]!.isEmpty { forget(user) }
-            return
-        }
+        waiting.removeAll { $0.connection == connection }
     }
 
-    /// The connections served this pass: the first of each user's, taken off the queue (a
-    /// connection with work left is added again and waits behind its user's others).
+    /// The connections served this pass, taken off the queue: each user's longest-waiting one,
+    /// in the order they came (a connection with work left is added again, behind the others).
     mutating func nextPass() -> [Int32] {
         var pass: [Int32] = []
-        for user in users {
-            let connection = waiting[user]!.removeFirst()
-            queued.remove(connection)
-            pass.append(connection)
-        }
-        for user in users where waiting[user]!.isEmpty { forget(user) }
+        nextPass(into: &pass)
         return pass
     }
 
-    private mutating func forget(_ user: UInt32) {
-        waiting[user] = nil
-        users.removeAll { $0 == user }
+    /// `nextPass()` into a buffer the caller keeps (emptied first), so a pass allocates nothing.
+    mutating func nextPass(into pass: inout [Int32]) {
+        pass.removeAll(keepingCapacity: true)
+        served.removeAll(keepingCapacity: true)
+        var kept = 0
+        // By index: iterating the array itself would hold a second reference to it, and the
+        // first write below would copy it.
+        for index in waiting.indices {
+            let entry = waiting[index]
+            if served.contains(entry.user) {
+                waiting[kept] = entry
+                kept += 1
+            } else {
+                served.append(entry.user)
+                pass.append(entry.connection)
+            }
+        }
+        waiting.removeLast(waiting.count - kept)
     }
 }

@@ -61,6 +61,7 @@ enum VirtualCameraSetup {
         let producer = try VirtualCameraProducer(configuration: .init(
             outputNode: node, format: format, width: mode.width, height: mode.height, fps: mode.fps, mirror: daemon.rig.virtualCamera.mirror, forwarding: config.virtualCameraForwarding,
             decodesMJPG: plan.modeChoice.verdict == .decoded(into: written)))
+        producer.keepSnapshotHistory(daemon.snapshotHistoryWanted)
         let controller = VirtualCameraController(producer: producer, plan: plan, label: label, log: log)
         // Cameras another virtual camera streams already are shared, not opened twice.
         controller.sharing = daemon.sharing

@@ -22,6 +22,11 @@ public struct CameraNode: Sendable, Equatable {
 
     public var name: String? { properties["node.name"] }
 
+    /// What a stream's `target.object` names to link to this node: its `object.serial`, unique
+    /// in the graph (WirePlumber 0.5.8 gives every V4L2 node of one device the same
+    /// `node.name`: vivid's three cameras are all `v4l2_input.platform-vivid.0`), else its name.
+    public var target: String? { properties["object.serial"] ?? name }
+
     /// foldcam's own nodes (never a source of another: that would feed a node with itself).
     public var isFoldcam: Bool { properties[FoldcamNode.virtualCameraKey] != nil }
 }

@@ -24,6 +24,13 @@ extension PipeWireBridge {
         })
     }
 
+    /// The `cameras` param: each rig camera whose PipeWire node the registry lists now, with
+    /// that node's name. foldcamd counts such a camera as present: for a camera only libcamera
+    /// can drive, this is the only place it is ever seen (docs/pipewire.md).
+    public var cameraReport: JSONValue {
+        .array(seenCameras.map { .object([("camera", .string($0.camera)), ("node", .string($0.node))]) })
+    }
+
     /// At most `reportedReasonLimit` bytes, cut at a character.
     static func cut(_ text: String) -> String {
         var result = ""

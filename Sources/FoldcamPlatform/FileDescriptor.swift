@@ -38,8 +38,9 @@ public final class FileDescriptor: @unchecked Sendable {
     package static let standardError = FileDescriptor(borrowing: 2, subject: "standard error")
 
     /// Opens `path`; errors name it as their subject.
-    package static func open(_ path: String, _ access: OpenAccess, nonBlocking: Bool = false) throws(SystemCallError) -> FileDescriptor {
-        let fd = try Syscall.open(path, access.flags | (nonBlocking ? OpenAccess.nonBlockingFlag : 0), subject: path)
+    /// `noFollow`: a symbolic link as the last component is refused (ELOOP), not followed.
+    package static func open(_ path: String, _ access: OpenAccess, nonBlocking: Bool = false, noFollow: Bool = false) throws(SystemCallError) -> FileDescriptor {
+        let fd = try Syscall.open(path, access.flags | (nonBlocking ? OpenAccess.nonBlockingFlag : 0) | (noFollow ? OpenFlags.noFollow : 0), subject: path)
         return FileDescriptor(owning: fd, subject: path)
     }
 

@@ -8,5 +8,6 @@ package enum OpenFlags {
     package static let readWrite = O_RDWR
     package static let accessMode = O_ACCMODE
     package static let nonBlocking = O_NONBLOCK
+    package static let noFollow = O_NOFOLLOW
     package static let closeOnExec = O_CLOEXEC
 }

@@ -109,6 +109,15 @@ package enum Syscall {
         try check("send") { Glibc.send(fd, buffer.baseAddress, buffer.count, Int32(MSG_NOSIGNAL)) }
     }
 
+    /// sendmsg() of `parts` in order, as one write, with MSG_NOSIGNAL: bytes kept in separate
+    /// buffers go out without being copied into one first.
+    package static func send(_ fd: Int32, gathering parts: UnsafeMutableBufferPointer<iovec>) throws(SystemCallError) -> Int {
+        var message = msghdr()
+        message.msg_iov = parts.baseAddress
+        message.msg_iovlen = parts.count
+        return try check("sendmsg") { Glibc.sendmsg(fd, &message, Int32(MSG_NOSIGNAL)) }
+    }
+
     package static func socket(_ domain: Int32, _ type: Int32) throws(SystemCallError) -> Int32 {
         try check("socket") { Glibc.socket(domain, type | Int32(SOCK_CLOEXEC.rawValue), 0) }
     }

@@ -67,6 +67,23 @@ public final class UnixConnection: @unchecked Sendable {
         }
     }
 
+    /// Writes as much of `first`, `second` and `third`, in that order, as the socket takes now,
+    /// in one system call; returns the count (0 when it is full). A reply made of a shared
+    /// encoding between a short head and tail goes out without being copied into one buffer.
+    public func send(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer, _ third: UnsafeRawBufferPointer) throws(SystemCallError) -> Int {
+        try withUnsafeTemporaryAllocation(of: iovec.self, capacity: 3) { parts throws(SystemCallError) in
+            parts[0] = iovec(iov_base: UnsafeMutableRawPointer(mutating: first.baseAddress), iov_len: first.count)
+            parts[1] = iovec(iov_base: UnsafeMutableRawPointer(mutating: second.baseAddress), iov_len: second.count)
+            parts[2] = iovec(iov_base: UnsafeMutableRawPointer(mutating: third.baseAddress), iov_len: third.count)
+            do throws(SystemCallError) {
+                return try Syscall.send(descriptor.rawValue, gathering: parts)
+            } catch {
+                if error.errno == .wouldBlock { return 0 }
+                throw error
+            }
+        }
+    }
+
     /// Blocking: writes everything.
     public func sendAll(_ bytes: [UInt8]) throws(SystemCallError) {
         let result: Result<Void, SystemCallError> = bytes.withUnsafeBytes { raw in

@@ -19,7 +19,8 @@ public enum StateText {
             }
             let forward = display.forward.map { pairText($0, display, rig) }.joined(separator: ", ")
             let backward = display.backward.map { rig.cameras[$0].id }.joined(separator: ", ")
-            lines.append("  \(name): forward [\(forward)]  backward [\(backward)]")
+            let covered = display.covered.isEmpty ? "" : "  covered \(display.covered.map { rig.faceName($0.face) }.joined(separator: ", "))"
+            lines.append("  \(name): forward [\(forward)]  backward [\(backward)]\(covered)")
         }
         let unavailable = state.cameras.indices.compactMap { index in
             state.cameras[index].unavailable.map { "\(rig.cameras[index].id) (\($0.rawValue))" }

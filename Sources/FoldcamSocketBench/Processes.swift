@@ -99,6 +99,9 @@ enum EchoServer {
                                 return
                             }
                             input.append(contentsOf: chunk[..<count])
+                            // Less than a full chunk: the socket is drained (epoll is
+                            // level-triggered, as the daemon relies on too): no read to EAGAIN.
+                            if count < chunk.count { break }
                         }
                         if let last = input.lastIndex(of: UInt8(ascii: "\n")) {
                             // Echo every complete line (a blocking client has at most one).

@@ -12,11 +12,6 @@ package struct MediaTopology: Sendable, Equatable {
         package var name: String
         /// `MEDIA_ENT_F_*`: what the entity is (a camera sensor is `MEDIA_ENT_F_CAM_SENSOR`).
         package var function: UInt32
-        package init(id: UInt32, name: String, function: UInt32) {
-            self.id = id
-            self.name = name
-            self.function = function
-        }
     }
 
     /// A device node: a capture node (`MEDIA_INTF_T_V4L_VIDEO`) or a sub-device
@@ -26,12 +21,6 @@ package struct MediaTopology: Sendable, Equatable {
         package var type: UInt32
         package var major: UInt32
         package var minor: UInt32
-        package init(id: UInt32, type: UInt32, major: UInt32, minor: UInt32) {
-            self.id = id
-            self.type = type
-            self.major = major
-            self.minor = minor
-        }
     }
 
     package struct Pad: Sendable, Equatable {
@@ -39,11 +28,6 @@ package struct MediaTopology: Sendable, Equatable {
         package var entity: UInt32
         /// `MEDIA_PAD_FL_SINK` or `MEDIA_PAD_FL_SOURCE`.
         package var flags: UInt32
-        package init(id: UInt32, entity: UInt32, flags: UInt32) {
-            self.id = id
-            self.entity = entity
-            self.flags = flags
-        }
     }
 
     /// A data link runs from a source pad to a sink pad; an interface link from an interface to
@@ -52,11 +36,6 @@ package struct MediaTopology: Sendable, Equatable {
         package var source: UInt32
         package var sink: UInt32
         package var flags: UInt32
-        package init(source: UInt32, sink: UInt32, flags: UInt32) {
-            self.source = source
-            self.sink = sink
-            self.flags = flags
-        }
         package var isInterfaceLink: Bool { flags & cv4l2_MEDIA_LNK_FL_LINK_TYPE == cv4l2_MEDIA_LNK_FL_INTERFACE_LINK }
         package var isDataLink: Bool { flags & cv4l2_MEDIA_LNK_FL_LINK_TYPE == cv4l2_MEDIA_LNK_FL_DATA_LINK }
         package var isEnabled: Bool { flags & cv4l2_MEDIA_LNK_FL_ENABLED != 0 }
@@ -67,12 +46,6 @@ package struct MediaTopology: Sendable, Equatable {
     package var pads: [Pad]
     package var links: [Link]
 
-    package init(entities: [Entity], interfaces: [Interface], pads: [Pad], links: [Link]) {
-        self.entities = entities
-        self.interfaces = interfaces
-        self.pads = pads
-        self.links = links
-    }
 
     package static let cameraSensorFunction = cv4l2_MEDIA_ENT_F_CAM_SENSOR
     package static let videoInterface = cv4l2_MEDIA_INTF_T_V4L_VIDEO

@@ -137,11 +137,13 @@ package final class V4L2Device {
         capability.capabilities & cv4l2_CAP_DEVICE_CAPS != 0 ? capability.device_caps : capability.capabilities
     }
 
-    /// Whether a control exists and is enabled (`VIDIOC_QUERYCTRL`; EINVAL means absent).
+    /// Whether a control exists and is enabled (`VIDIOC_QUERYCTRL`; EINVAL means absent, and
+    /// ENOTTY that the node has no controls at all: vimc's capture nodes and scaler sub-device
+    /// have no control handler, and the V4L2 core answers ENOTTY for them).
     package func hasControl(_ id: UInt32, name: @autoclosure () -> String) throws(SystemCallError) -> Bool {
         var query = v4l2_queryctrl()
         query.id = id
-        guard try control(cv4l2_VIDIOC_QUERYCTRL, "VIDIOC_QUERYCTRL(\(name()))", &query, unlessFailingWith: [.invalidArgument]) else { return false }
+        guard try control(cv4l2_VIDIOC_QUERYCTRL, "VIDIOC_QUERYCTRL(\(name()))", &query, unlessFailingWith: [.invalidArgument, .notTTY]) else { return false }
         return query.flags & cv4l2_CTRL_FLAG_DISABLED == 0
     }
 

@@ -9,7 +9,13 @@ import FoldcamPipeWire
 struct Companion {
     let rig: Rig
     let socketPath: String?
+    /// Seconds a camera node has to agree a format, then to deliver its first frame.
+    let linkTimeout: Double
     let log: Log
+
+    /// Room for a libcamera camera under a slow machine: in the e2e tier's emulated guest (qemu
+    /// TCG), PipeWire 1.4.2's vimc node took 14 s for a reader's first ten frames.
+    static let defaultLinkTimeout = 20.0
 
     func run() async throws(CompanionError) {
         let (stream, continuation) = AsyncStream.makeStream(of: CompanionEvent.self, bufferingPolicy: .unbounded)
@@ -22,10 +28,10 @@ struct Companion {
             }
         }
         defer { feed.cancel() }
-        var state = LoopState(rig: rig)
+        var state = LoopState(rig: rig, linkTimeout: linkTimeout)
         for await event in stream {
             for input in try await state.inputs(for: event, connection: connection, events: events, log: log) {
-                for action in state.bridge.handle(input) { state.perform(action, log: log) }
+                for action in state.bridge.handle(input) { state.perform(action, serverVersion: connection.serverVersion, events: events, log: log) }
             }
             await state.reportSinks(log: log)
         }
@@ -44,15 +50,17 @@ struct LoopState {
     /// The connection that carries the nodes' report (`reportSinks`): the report lasts while it
     /// is open, so foldcamd claims no node once the companion is gone.
     var reporter: FoldcamConnection?
-    /// The `sinks` last accepted on `reporter`.
+    /// The `sinks` and `cameras` last accepted on `reporter`.
     var reported: JSONValue?
     /// Set while the daemon runs another rig than ours: its decisions name cameras our rig's
     /// matches do not describe, so none is used.
     var wrongRig: String?
     let rig: Rig
+    let linkTimeout: Double
 
-    init(rig: Rig) {
+    init(rig: Rig, linkTimeout: Double) {
         self.rig = rig
+        self.linkTimeout = linkTimeout
         bridge = PipeWireBridge(rig: rig)
     }
 
@@ -98,20 +106,48 @@ struct LoopState {
         case let .streaming(id, on):
             log.info("foldcam-pipewire: node \(FoldcamNode.name(virtualCamera: id)) \(on ? "streaming (a consumer reads it)" : "not streaming")")
             return [.output(virtualCamera: id, streaming: on)]
+        case let .inputFailed(id, target, reason):
+            guard let node = registry.values.first(where: { $0.target == target }) else {
+                // The node left the registry meanwhile: its removal says what matters.
+                log.info("foldcam-pipewire: \(FoldcamNode.name(virtualCamera: id)): the stream to camera node \(target), gone meanwhile, ended: \(reason)")
+                return []
+            }
+            if bridge.isRetrying(target) {
+                // Warned at the first failure; a retry that fails again is a step of the backoff.
+                log.info("foldcam-pipewire: \(FoldcamNode.name(virtualCamera: id)): camera node \(node.name ?? target) (object.serial \(target)), tried again, still cannot feed it: \(reason)")
+            } else {
+                log.warning("foldcam-pipewire: \(Self.inputFailure(node: node, reason: reason, virtualCamera: id, mode: published[id]?.mode, rig: rig))")
+            }
+            return [.inputFailed(virtualCamera: id, node: target, reason: reason)]
+        case let .retryDue(target, attempt):
+            return [.retryDue(node: target, attempt: attempt)]
         case let .failed(message):
             throw .pipewire("PipeWire connection failed: \(message)")
         }
     }
 
-    /// Tells foldcamd what each published node does, when that changed. A refusal (the user
+    /// The warning for a camera node that cannot feed: which node, why, what to do.
+    static func inputFailure(node: CameraNode, reason: String, virtualCamera id: String, mode: CameraMode?, rig: Rig) -> String {
+        let name = node.name.map { "\($0) (object.serial \(node.target ?? "?"))" } ?? (node.target ?? "?")
+        let camera = rig.cameras.first { $0.pipewire?.matches(node.properties) ?? false }?.id
+        let size = mode.map { " at \($0.width)x\($0.height)" } ?? ""
+        return "\(FoldcamNode.name(virtualCamera: id)): camera node \(name)\(camera.map { " of rig camera \(ClientText.quoted($0))" } ?? "") cannot feed it: "
+            + "\(reason). While foldcamd still decides on its camera, it is tried again after \(PipeWireBridge.retryDelays.map(String.init).joined(separator: ", ")) s, then every \(PipeWireBridge.retryDelays.last!) s; "
+            + "at once when it is listed anew or foldcamd decides on its camera again. "
+            + "Check with pw-dump that its media.type is Video and that it offers YUY2, RGB or BGR\(size), "
+            + "or give the rig camera a \"pipewire\" match of a node that does (docs/pipewire.md)"
+    }
+
+    /// Tells foldcamd what each published node does and which rig cameras this session's
+    /// PipeWire has, when that changed. A refusal (the user
     /// may not receive the camera's frames: docs/security.md) is logged once per connection.
     mutating func reportSinks(log: Log) async {
         guard let reporter, wrongRig == nil else { return }
-        let sinks = bridge.sinkReport(published: published.keys.sorted())
-        guard sinks != reported else { return }
-        reported = sinks
+        let report: JSONValue = .object([("sinks", bridge.sinkReport(published: published.keys.sorted())), ("cameras", bridge.cameraReport)])
+        guard report != reported else { return }
+        reported = report
         do {
-            _ = try await reporter.request(method: "reportSinks", params: .object([("sinks", sinks)]))
+            _ = try await reporter.request(method: "reportSinks", params: report)
         } catch {
             log.warning("foldcam-pipewire: foldcamd did not take the report of this session's nodes, so its status will not show them: \(error)")
             reporter.close()
@@ -140,22 +176,35 @@ struct LoopState {
         }
     }
 
-    func perform(_ action: PipeWireBridge.Action, log: Log) {
+    func perform(_ action: PipeWireBridge.Action, serverVersion: String, events: CompanionEvents, log: Log) {
         switch action {
-        case let .connectInput(id, name, transform):
-            let result = published[id]?.connectInput(name, transform: transform) ?? 0
+        case let .connectInput(id, target, transform):
+            let camera = registry.values.first { $0.target == target }
+            let swap = camera.map { LibcameraColourOrder.swapsRedAndBlue($0, pipewireVersion: serverVersion) } ?? false
+            let result = published[id]?.connectInput(target, transform: transform, swapRedAndBlue: swap, timeout: linkTimeout) ?? 0
+            let name = (camera?.name).map { "\($0) (object.serial \(target))" } ?? target
             if result < 0 { log.error("foldcam-pipewire: \(FoldcamNode.name(virtualCamera: id)): cannot consume \(name) (error \(-result))") }
-            log.info("foldcam-pipewire: \(FoldcamNode.name(virtualCamera: id)) <- \(name), transform \(transform) from its first frame")
+            let swapped = swap ? "; its RGB and BGR taken the other way round (a libcamera node of PipeWire \(serverVersion), before 1.1.81)" : ""
+            log.info("foldcam-pipewire: \(FoldcamNode.name(virtualCamera: id)) <- \(name), transform \(transform) from its first frame\(swapped)")
         case let .disconnectInput(id):
             published[id]?.disconnectInput()
-            let counts = published[id]?.counters ?? (forwarded: 0, placeholders: 0, switches: 0)
-            log.info("foldcam-pipewire: \(FoldcamNode.name(virtualCamera: id)): camera stream closed (no consumer); so far \(counts.forwarded) camera frames, \(counts.placeholders) placeholder frames, \(counts.switches) switches")
+            let counts = published[id]?.counters ?? (forwarded: 0, converted: 0, placeholders: 0, switches: 0)
+            log.info("foldcam-pipewire: \(FoldcamNode.name(virtualCamera: id)): camera stream closed (no consumer); so far \(counts.forwarded) camera frames (\(counts.converted) converted from RGB or BGR), \(counts.placeholders) placeholder frames, \(counts.switches) switches")
         case let .showUnavailable(id, reason):
             published[id]?.disconnectInput()
             log.notice("foldcam-pipewire: \(FoldcamNode.name(virtualCamera: id)) shows \"camera unavailable\": \(reason)")
         case let .setTransform(id, transform):
             published[id]?.setTransform(transform)
             log.info("foldcam-pipewire: \(FoldcamNode.name(virtualCamera: id)) transform \(transform)")
+        case let .retryLater(id, target, seconds, attempt, newDelay):
+            if newDelay {
+                let name = (registry.values.first { $0.target == target }?.name).map { "\($0) (object.serial \(target))" } ?? target
+                log.info("foldcam-pipewire: \(FoldcamNode.name(virtualCamera: id)): trying camera node \(name) again in \(seconds) s\(seconds == PipeWireBridge.retryDelays.last ? ", and every \(seconds) s while it fails" : "")")
+            }
+            Task { [continuation = events.continuation] in
+                try? await Task.sleep(for: .seconds(seconds))
+                continuation.yield(.retryDue(node: target, attempt: attempt))
+            }
         }
     }
 }

@@ -10,6 +10,10 @@ enum CompanionEvent: Sendable {
     case nodeAdded(CameraNode)
     case nodeRemoved(UInt32)
     case streaming(virtualCamera: String, Bool)
+    /// The input stream to camera node `node` (its target) failed before its first frame: why.
+    case inputFailed(virtualCamera: String, node: String, reason: String)
+    /// A camera node that failed to feed is due to be tried again (`PipeWireBridge.Action.retryLater`).
+    case retryDue(node: String, attempt: Int)
     case failed(String)
 }
 
@@ -57,6 +61,13 @@ final class PipeWireConnection {
         fpw_disconnect(pointer)
         events.release()
     }
+
+    /// The PipeWire daemon's version ("0.3.65"); "" until its core has said.
+    var serverVersion: String {
+        var text = [CChar](repeating: 0, count: 64)
+        fpw_server_version(pointer, &text, text.count)
+        return String(decoding: text.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
 }
 
 /// One published foldcam node: a fixed format, its placeholder frame, its input.
@@ -79,6 +90,10 @@ final class PublishedNode {
                 let node = Unmanaged<NodeEvents>.fromOpaque(user!).takeUnretainedValue()
                 node.events.continuation.yield(.streaming(virtualCamera: node.virtualCamera, streaming != 0))
             },
+            { user, target, reason in
+                let node = Unmanaged<NodeEvents>.fromOpaque(user!).takeUnretainedValue()
+                node.events.continuation.yield(.inputFailed(virtualCamera: node.virtualCamera, node: String(cString: target!), reason: String(cString: reason!)))
+            },
             events.toOpaque(), &error, error.count)
         guard let node else {
             events.release()
@@ -98,18 +113,23 @@ final class PublishedNode {
 
     /// The new input's frames carry `transform` after whatever residual each one has, from its
     /// first frame on.
-    func connectInput(_ target: String, transform: VideoTransform) -> Int32 {
-        transform.table.withUnsafeBufferPointer { fpw_node_connect_input(pointer, target, $0.baseAddress) }
+    /// `swapRedAndBlue`: the camera's RGB and BGR are named the wrong way round
+    /// (`LibcameraColourOrder`). `timeout`: seconds to agree a format, then again to the first
+    /// frame, before the input is reported failed (`CompanionEvent.inputFailed`).
+    func connectInput(_ target: String, transform: VideoTransform, swapRedAndBlue: Bool, timeout: Double) -> Int32 {
+        let milliseconds = UInt32(min(max(timeout * 1000, 1), Double(UInt32.max)))
+        return transform.table.withUnsafeBufferPointer { fpw_node_connect_input(pointer, target, $0.baseAddress, swapRedAndBlue ? 1 : 0, milliseconds) }
     }
     func disconnectInput() { fpw_node_disconnect_input(pointer) }
     /// The last connected input's transform, after whatever residual each of its frames carries.
     func setTransform(_ transform: VideoTransform) { transform.table.withUnsafeBufferPointer { fpw_node_set_transforms(pointer, $0.baseAddress) } }
 
-    /// Frames forwarded from a camera, placeholder frames, completed input switches.
-    var counters: (forwarded: UInt64, placeholders: UInt64, switches: UInt64) {
-        var forwarded: UInt64 = 0, placeholders: UInt64 = 0, switches: UInt64 = 0
-        fpw_node_counters(pointer, &forwarded, &placeholders, &switches)
-        return (forwarded, placeholders, switches)
+    /// Frames forwarded from a camera (of them, converted from RGB or BGR), placeholder frames,
+    /// completed input switches.
+    var counters: (forwarded: UInt64, converted: UInt64, placeholders: UInt64, switches: UInt64) {
+        var forwarded: UInt64 = 0, converted: UInt64 = 0, placeholders: UInt64 = 0, switches: UInt64 = 0
+        fpw_node_counters(pointer, &forwarded, &converted, &placeholders, &switches)
+        return (forwarded, converted, placeholders, switches)
     }
 
     /// 30 → 30/1, 29.97 → 2997/100.

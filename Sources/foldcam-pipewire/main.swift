@@ -7,13 +7,19 @@ import Glibc
 
 let log = Log()
 let defaultConfig = "/etc/foldcam/foldcam.json"
-let usage = "usage: foldcam-pipewire [--rig PRESET|PATH | --config PATH] [--socket PATH] | --version\n  the rig foldcamd runs: --rig, or the \"rig\" of its configuration (default \(defaultConfig))"
+let usage = """
+    usage: foldcam-pipewire [--rig PRESET|PATH | --config PATH] [--socket PATH] [--link-timeout SECONDS] | --version
+      the rig foldcamd runs: --rig, or the "rig" of its configuration (default \(defaultConfig))
+      --link-timeout: how long a camera node may take to agree a format, then to deliver its first
+      frame, before it counts as one that cannot feed (default \(Int(Companion.defaultLinkTimeout)))
+    """
 var rigSpec: String?
 var configPath: String?
 var socketPath: String?
+var linkTimeout = Companion.defaultLinkTimeout
 var arguments = Array(CommandLine.arguments.dropFirst())[...]
 while let argument = arguments.popFirst() {
-    let options = ["--rig", "--config", "--socket"]
+    let options = ["--rig", "--config", "--socket", "--link-timeout"]
     if options.contains(argument) && arguments.isEmpty {
         log.error("foldcam-pipewire: \(argument) needs a value\n\(usage)")
         exit(2)
@@ -22,6 +28,13 @@ while let argument = arguments.popFirst() {
     case "--rig": rigSpec = arguments.popFirst()
     case "--config": configPath = arguments.popFirst()
     case "--socket": socketPath = arguments.popFirst()
+    case "--link-timeout":
+        let text = arguments.popFirst()!
+        guard let seconds = Double(text), seconds.isFinite, seconds >= 0.1, seconds <= 600 else {
+            log.error("foldcam-pipewire: --link-timeout \(ClientText.quoted(text)): give seconds from 0.1 to 600\n\(usage)")
+            exit(2)
+        }
+        linkTimeout = seconds
     case "--help", "-h":
         print(usage)
         exit(0)
@@ -66,7 +79,7 @@ do {
     exit(2)
 }
 do {
-    try await Companion(rig: rig, socketPath: socketPath, log: log).run()
+    try await Companion(rig: rig, socketPath: socketPath, linkTimeout: linkTimeout, log: log).run()
 } catch {
     log.error("foldcam-pipewire: \(error)")
     exit(1)

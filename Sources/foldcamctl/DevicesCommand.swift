@@ -26,7 +26,10 @@ enum DevicesCommand {
         if case let .array(displays)? = devices["displays"], displays.contains(where: { $0["output"]?.stringValue != nil }) {
             var outputs = TextTable(header: ["DISPLAY", "OUTPUT", "STATE", "VIEWABLE", "MOUNT ROTATION"])
             for display in displays {
-                let viewable = display["viewable"] == .bool(true) ? "yes" : "no" + (display["reason"]?.stringValue.map { " (\($0))" } ?? "")
+                var viewable = display["viewable"] == .bool(true) ? "yes" : "no" + (display["reason"]?.stringValue.map { " (\($0))" } ?? "")
+                if case let .array(parts)? = display["covered"], !parts.isEmpty {
+                    viewable += ", \(parts.compactMap { $0["face"]?.stringValue }.joined(separator: ", ")) covered"
+                }
                 outputs.add([
                     display["id"]?.stringValue ?? "?", display["output"]?.stringValue ?? "-", display["state"]?.stringValue ?? "?", viewable,
                     "\(Describe.number(display["mountRotation"]))° (\(display["mountRotationSource"]?.stringValue ?? "?"))",

@@ -20,7 +20,7 @@ enum StatusCommand {
             "posture         \(state["posture"]?.stringValue ?? "?")",
             "hinges          \(Describe.hinges(state["hinges"]))",
             "viewed display  \(Describe.viewed(state["viewedDisplay"], pinned: state["pinnedDisplay"]))",
-        ] + Describe.virtualCameras(state["virtualCamera"], readiness: state["readiness"]) + sinks(state["sinks"]) + [
+        ] + Describe.virtualCameras(state["virtualCamera"], readiness: state["readiness"]) + sinks(state["sinks"]) + camerasInPipeWire(state["camerasInPipeWire"]) + [
             "",
             Describe.displaysTable(.object([("viewedDisplay", state["viewedDisplay"] ?? .null), ("displays", state["displays"] ?? .null)])),
         ]
@@ -33,6 +33,15 @@ enum StatusCommand {
             lines += ["", table.render()]
         }
         daemon.emit(lines.joined(separator: "\n"))
+    }
+
+    /// "in PipeWire     camera front as libcamera_input.front", one line per rig camera a
+    /// companion sees as a PipeWire node (and so counts as present, docs/pipewire.md).
+    static func camerasInPipeWire(_ value: JSONValue?) -> [String] {
+        guard case let .array(cameras)? = value else { return [] }
+        return cameras.map { camera in
+            "in PipeWire     camera \(camera["camera"]?.stringValue ?? "?") as \(ClientText.quoted(camera["node"]?.stringValue ?? "?"))"
+        }
     }
 
     /// "sink            foldcam.viewed (pipewire, for viewed): streaming", one line per sink a

@@ -91,6 +91,15 @@ enum Describe {
         return value?["reason"]?.stringValue.map { "\(state) (\($0))" } ?? state
     }
 
+    /// "yes", "no", or the part a presence input covers: "part (bottom.A: x 0 y 0.5 w 1 h 0.5)".
+    static func occluded(_ display: JSONValue) -> String {
+        guard case let .array(parts)? = display["covered"], !parts.isEmpty else { return yesNo(display["occluded"]) }
+        let named = parts.map { part in
+            "\(part["face"]?.stringValue ?? "?"): x \(number(part["x"])) y \(number(part["y"])) w \(number(part["width"])) h \(number(part["height"]))"
+        }
+        return "part (\(named.joined(separator: "; ")))"
+    }
+
     static func yesNo(_ value: JSONValue?) -> String {
         value == .bool(true) ? "yes" : "no"
     }
@@ -108,7 +117,7 @@ enum Describe {
         let viewed = directions["viewedDisplay"]?.stringValue
         if case let .object(displays)? = directions["displays"] {
             for (id, display) in displays {
-                table.add([id, id == viewed ? "yes" : "", yesNo(display["occluded"]), "\(number(display["screenRotation"]))°",
+                table.add([id, id == viewed ? "yes" : "", occluded(display), "\(number(display["screenRotation"]))°",
                            list(display["forward"]), list(display["backward"])])
             }
         }

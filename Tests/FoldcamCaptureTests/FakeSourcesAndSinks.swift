@@ -69,8 +69,13 @@ final class FakeCamera: CameraSource, @unchecked Sendable {
         return (DriverBuffer(stream: serial, index: index, bytes: filled, page: page), started + frames * 20_000_000)
     }
 
+    /// What a lent page holds from its return until it is filled again: a driver may write a
+    /// buffer as soon as it is queued, and this one does.
+    static let beingFilled: UInt8 = 0xEE
+
     func requeue(_ index: Int) throws(SystemCallError) {
         precondition(!queued.contains(index), "\(camera): buffer \(index) given back twice")
+        if lender != nil { slots[index].initializeMemory(as: UInt8.self, repeating: Self.beingFilled) }
         queued.append(index)
         log.lent(camera, -1)
     }
@@ -85,7 +90,7 @@ final class FakeCamera: CameraSource, @unchecked Sendable {
 final class FakeCameraLog: Sendable {
     struct State {
         var outstanding: [String: Int] = [:]
-        var opened: [(camera: String, lent: Bool)] = []
+        var opened: [(camera: String, lent: Bool, buffers: Int)] = []
         var stops: [(camera: String, lent: Bool)] = []
         /// Dequeues asked of each camera, frame or not.
         var asked: [String: Int] = [:]
@@ -96,7 +101,7 @@ final class FakeCameraLog: Sendable {
     func lent(_ camera: String, _ change: Int) { state.withLock { $0.outstanding[camera, default: 0] += change } }
     func stopped(_ camera: String, lent: Bool) { state.withLock { $0.stops.append((camera, lent)) } }
     func asked(_ camera: String) { state.withLock { $0.asked[camera, default: 0] += 1 } }
-    func opened(_ camera: String, lent: Bool) { state.withLock { $0.opened.append((camera, lent)) } }
+    func opened(_ camera: String, lent: Bool, buffers: Int) { state.withLock { $0.opened.append((camera, lent, buffers)) } }
 }
 
 /// Opens `FakeCamera`s: node "/fake/N" gives a camera whose frames are all byte N.
@@ -108,7 +113,7 @@ struct FakeCameraOpener: CameraSourceOpener {
         guard node.hasPrefix("/fake/"), let value = UInt8(node.dropFirst(6)) else {
             throw SystemCallError("open", .noEntry, subject: node)
         }
-        log.opened(camera, lent: lending != nil)
+        log.opened(camera, lent: lending != nil, buffers: lending?.pages.count ?? Int(bufferCount))
         let bytes = mode.format.byteCount(width: mode.width, height: mode.height)
         let serial = Self.serials.add(1, ordering: .relaxed).newValue
         return FakeCamera(camera: camera, value: value, bytes: bytes, count: Int(bufferCount), lending: lending, serial: serial, log: log)
@@ -122,7 +127,7 @@ struct FakeMJPGOpener: CameraSourceOpener {
 
     func open(camera: String, node: String, mode: StreamMode, bufferCount: UInt32, lending: LentPages?) throws(SystemCallError) -> any CameraSource {
         guard mode.capturesMJPG, mode.captureFourCC == "MJPG", lending == nil else { throw SystemCallError("VIDIOC_S_FMT", .invalidArgument, subject: node) }
-        log.opened(camera, lent: false)
+        log.opened(camera, lent: false, buffers: Int(bufferCount))
         let bytes = max(jpeg.count, mode.format.byteCount(width: mode.width, height: mode.height))
         return FakeCamera(camera: camera, value: 0, bytes: bytes, count: Int(bufferCount), lending: nil, serial: 1 << 41, log: log, content: jpeg)
     }
@@ -141,11 +146,13 @@ final class FakeWriteSink: FrameSink, @unchecked Sendable {
 }
 
 /// A sink with four pages of its own, as a mapped v4l2loopback: records the page each write
-/// queued and its first byte.
+/// queued and its first byte. A reader may be reading the newest page until the next one is
+/// queued: a newest page whose bytes changed by then is recorded in `torn`.
 final class FakePagedSink: PagedFrameSink, @unchecked Sendable {
     let frameBytes: Int
     let memory: [UnsafeMutableRawBufferPointer]
     let queued = Mutex<[(page: Int, first: UInt8)]>([])
+    let torn = Mutex<[String]>([])
 
     init(frameBytes: Int, pages: Int = ForwardingPlan.wantedLoopbackBuffers) {
         self.frameBytes = frameBytes
@@ -157,20 +164,34 @@ final class FakePagedSink: PagedFrameSink, @unchecked Sendable {
     var pageCount: Int { memory.count }
     func stillDistinct() -> Bool { true }
 
+    /// "park" and "unpark", in order; a write or a loan while parked is recorded as "misuse".
+    let parking = Mutex<[String]>([])
+    private var isParked: Bool { parking.withLock { $0.last == "park" } }
+    func park() { parking.withLock { $0.append("park") } }
+    func unpark() throws(SystemCallError) { parking.withLock { $0.append("unpark") } }
+
     func lending(_ indices: [Int], to lender: UInt64) -> LentPages {
+        if isParked { parking.withLock { $0.append("misuse") } }
         let pages = indices.map { MappedLoopback.Page(index: $0, address: memory[$0].baseAddress!, length: frameBytes, offset: UInt32($0)) }
         return LentPages(lender: lender, pages: pages, bytesPerLine: 0, frameBytes: frameBytes)
     }
 
     func perform(_ publish: ForwardingPolicy.PagePublish, copying bytes: UnsafeRawBufferPointer?) throws(SystemCallError) {
-        let page: Int
-        switch publish {
-        case let .queue(queuedPage): page = queuedPage
-        case let .copyInto(copiedPage):
-            page = copiedPage
-            memory[page].copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes![0..<frameBytes]))
-        case .nothing: return
+        if isParked { parking.withLock { $0.append("misuse") } }
+        if case .nothing = publish { return }
+        queued.withLock { queued in
+            if let newest = queued.last, memory[newest.page][0] != newest.first {
+                torn.withLock { $0.append("page \(newest.page) was shown holding \(newest.first) and now holds \(memory[newest.page][0])") }
+            }
+            let page: Int
+            switch publish {
+            case let .queue(queuedPage): page = queuedPage
+            case let .copyInto(copiedPage):
+                page = copiedPage
+                memory[page].copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes![0..<frameBytes]))
+            case .nothing: return
+            }
+            queued.append((page, memory[page][0]))
         }
-        queued.withLock { $0.append((page, memory[page][0])) }
     }
 }

@@ -65,6 +65,23 @@ import Testing
         #expect(book.pageForOwnFrame() == 3)
     }
 
+    /// The daemon's own frames copied one after another (a camera on its own buffers with every
+    /// page free) go round the pages: the page shown before the newest, which a reader one frame
+    /// behind may read, is not the next one written.
+    @Test func ownFramesGoRoundEveryFreePage() {
+        var book = LoopbackPageBook(count: 4)
+        var written: [Int] = []
+        for _ in 0..<8 {
+            guard let page = book.pageForOwnFrame() else { Issue.record("no page"); return }
+            written.append(page)
+            book.show(page)
+        }
+        #expect(written == [0, 1, 2, 3, 0, 1, 2, 3])
+        // Queued again as it is (a repeat), the shown page does not count as shown anew.
+        book.show(3)
+        #expect(book.pageForOwnFrame() == 0)
+    }
+
     @Test func pagesOfAnOpenTheCameraRefusedAreFreeAgain() {
         var book = LoopbackPageBook(count: 4)
         #expect(book.lend(to: 7) == .success([0, 1, 2]))

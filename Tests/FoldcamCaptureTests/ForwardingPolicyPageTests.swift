@@ -12,9 +12,11 @@ import Testing
             .own(1, .copyInto(page: 0), published: true),
             .own(1, .queue(page: 0), published: true),
             .own(2, .copyInto(page: 1), published: true),
-            // A frame with no version (a camera's, copied) is always copied.
+            // A frame with no version (a camera's, copied) is always copied, into the free page
+            // shown longest ago (never, here): not back into the one a reader may be behind on.
+            .own(nil, .copyInto(page: 2), published: true),
+            .own(nil, .copyInto(page: 3), published: true),
             .own(nil, .copyInto(page: 0), published: true),
-            .own(nil, .copyInto(page: 1), published: true),
         ]),
         Scenario(name: "with the pages lent and the idle frame shown, a new own frame repeats the shown page", steps: [
             .on(.mapped(pages: 4), []),
@@ -43,12 +45,17 @@ import Testing
     /// camera when the frame after next is shown at the output's pace (30 fps here), not before.
     @Test func aShownPageGoesBackWhenTheFrameAfterNextIsShown() {
         var policy = ForwardingPolicy()
-        let a = BufferID(stream: 1, index: 0), b = BufferID(stream: 1, index: 1), c = BufferID(stream: 1, index: 2)
+        let a = BufferID(stream: 1, index: 0, page: 0), b = BufferID(stream: 1, index: 1, page: 1), c = BufferID(stream: 1, index: 2, page: 2)
         let interval: UInt64 = 33_333_333
-        #expect(policy.showLent(released: [], now: 0, interval: interval).isEmpty)  // a shown: nothing let go yet
-        #expect(policy.showLent(released: [a], now: interval, interval: interval).isEmpty)  // b shown, a lingers for a reader behind
-        #expect(policy.showLent(released: [b], now: 2 * interval, interval: interval) == [a])  // c shown: a goes back
-        #expect(policy.showLent(released: [c], now: 3 * interval, interval: interval) == [b])
+        // Each tick: the frame shown lets go of the one before, and the write goes out.
+        func tick(_ released: [BufferID], at now: UInt64) -> [BufferID] {
+            defer { policy.replaced(at: now) }
+            return policy.letGo(released, now: now, interval: interval)
+        }
+        #expect(tick([], at: 0).isEmpty)  // a shown: nothing let go yet
+        #expect(tick([a], at: interval).isEmpty)  // b shown, a lingers for a reader behind
+        #expect(tick([b], at: 2 * interval) == [a])  // c shown: a goes back
+        #expect(tick([c], at: 3 * interval) == [b])
         #expect(policy.lingering.map(\.page) == [c])
     }
 
@@ -56,14 +63,38 @@ import Testing
     /// reader one frame behind may still read; the next tick does, even with no new frame.
     @Test func aPageLingersInTimeNotOnlyInFrames() {
         var policy = ForwardingPolicy()
-        let a = BufferID(stream: 1, index: 0), b = BufferID(stream: 1, index: 1)
+        let a = BufferID(stream: 1, index: 0, page: 0), b = BufferID(stream: 1, index: 1, page: 1)
         let interval: UInt64 = 33_333_333
-        #expect(policy.showLent(released: [a], now: 1_000_000_000, interval: interval).isEmpty)  // b shown late
-        #expect(policy.showLent(released: [b], now: 1_013_000_000, interval: interval).isEmpty)  // c shown 13 ms later: a stays
+        #expect(policy.letGo([a], now: 1_000_000_000, interval: interval).isEmpty)  // b shown late
+        policy.replaced(at: 1_000_000_000)
+        #expect(policy.letGo([b], now: 1_013_000_000, interval: interval).isEmpty)  // c shown 13 ms later: a stays
+        policy.replaced(at: 1_013_000_000)
         #expect(policy.lingering.map(\.page) == [a, b])
         #expect(policy.endLinger(now: 1_030_000_000, interval: interval) == [a])  // a tick with no frame: a goes back
         #expect(policy.endLinger(now: 1_040_000_000, interval: interval) == [b])
         #expect(policy.lingering.isEmpty)
+    }
+
+    /// A page let go between ticks (the daemon's idle or unavailable frame replaces a camera's)
+    /// is still the newest frame until the next write goes out: its linger starts only then. A
+    /// write that could only repeat it (no page free) does not start it either. A camera's own
+    /// buffer goes back at once.
+    @Test func aPageLingersFromTheWriteThatReplacedIt() {
+        var policy = ForwardingPolicy()
+        _ = policy.handle(.mapped(pages: 4))
+        _ = policy.handle(.open(camera: "inner", node: "/dev/video0"))
+        _ = policy.publishLent(page: 0)
+        let page = BufferID(stream: 1, index: 0, page: 0), own = BufferID(stream: 2, index: 3)
+        let interval: UInt64 = 33_333_333
+        #expect(policy.letGo([page, own], now: 1_000_000_000, interval: interval) == [own])
+        #expect(policy.endLinger(now: 2_000_000_000, interval: interval).isEmpty)  // no write since
+        policy.replaced(at: 2_000_000_000)  // a repeat of page 0: still the newest
+        #expect(policy.endLinger(now: 3_000_000_000, interval: interval).isEmpty)
+        let own1 = policy.publishOwn(version: 1)
+        #expect(own1.publish == .copyInto(page: 3) && own1.published)
+        policy.replaced(at: 3_000_000_000)
+        #expect(policy.endLinger(now: 3_010_000_000, interval: interval).isEmpty)  // a reader may be a frame behind
+        #expect(policy.endLinger(now: 3_000_000_000 + interval, interval: interval) == [page])
     }
 
     /// Only a stream that lent pages returns them; a stream on its own buffers leaves the book

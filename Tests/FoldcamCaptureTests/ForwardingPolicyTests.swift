@@ -103,8 +103,9 @@ import Testing
             .on(.close(camera: "inner"), [.retire(camera: "inner")]),
             .on(.returned(lender: 1, shown: "inner"), []),
             .on(.written(shown: "inner"), []),
-            .own(nil, .copyInto(page: 0), published: true),
-            .on(.written(shown: "outer"), [.retire(camera: "outer"), .start(camera: "outer", node: "/dev/video1", ticket: 3, pages: [1, 2, 3])]),
+            // Into the page never shown; inner's last frame stays in page 0 a while.
+            .own(nil, .copyInto(page: 2), published: true),
+            .on(.written(shown: "outer"), [.retire(camera: "outer"), .start(camera: "outer", node: "/dev/video1", ticket: 3, pages: [0, 1, 3])]),
         ]),
         Scenario(name: "the page on screen is never lent, even when every page is free", steps: innerStreamsZeroCopy + [
             .lent(page: 2),

@@ -34,6 +34,8 @@ import Testing
         #expect(events.contains(.forwarding(camera: nil, path: .copy(.configured))))
         #expect(sink.written.withLock { $0.filter { $0 == 7 }.count } > 3 * 29)
         #expect(log.state.withLock { $0.stops.map(\.camera) } == ["inner"])
+        // The copy path keeps its own buffers: the ring's worth, so the ring holds them uncopied.
+        #expect(log.state.withLock { $0.opened.map(\.buffers) } == [producer.frames.capacity + VirtualCameraProducer.buffersBeyondRing])
         #expect(log.state.withLock { $0.outstanding["inner"] ?? 0 } <= producer.frames.capacity + VirtualCameraProducer.buffersBeyondRing)
     }
 
@@ -53,6 +55,7 @@ import Testing
         #expect(camerasPages.count == ForwardingPlan.pagesPerStream)
         #expect(log.state.withLock { $0.opened.map(\.lent) } == [true])
         #expect(producer.frame(nearest: Producer.now) != nil)
+        #expect(sink.torn.withLock { $0 }.isEmpty)
     }
 
     /// The fed camera is read at the output tick, not polled: a frame of the last interval is
@@ -77,6 +80,36 @@ import Testing
         #expect(after.written - before.written >= 30)
     }
 
+    /// Idle (issue 29 item 3): once the idle frame is out and the camera has given its pages
+    /// back, the pages leave the daemon's memory; a reader's return maps them again before
+    /// anything is written into them or lent.
+    @Test func idlePagesAreLetGoAndTakenBackBeforeTheNextUse() throws {
+        let sink = FakePagedSink(frameBytes: Self.frameBytes), log = FakeCameraLog()
+        let producer = try Self.makeProducer(sink: sink, log: log)
+        producer.send(.open(camera: "inner", source: .device(node: "/fake/5")))
+        producer.send(.feed(camera: "inner", rotation: 0))
+        producer.start()
+        var events = Producer.events(of: producer, until: Self.contains(.firstZeroCopyFrame(camera: "inner")))
+        producer.send(.idle)
+        // Not while the camera still holds pages: only once it is closed and they are back.
+        // The idle frame went out (the camera's frames begin with its node's number, 5).
+        events += Producer.events(of: producer) { _ in sink.queued.withLock { $0.last.map { $0.first != 5 } ?? false } }
+        #expect(log.state.withLock { $0.stops.isEmpty })
+        #expect(sink.parking.withLock { $0 }.isEmpty, "parked while a camera held pages")
+        producer.send(.close(camera: "inner"))
+        events += Producer.events(of: producer) { _ in sink.parking.withLock { $0 } == ["park"] }
+        let zeroCopyBefore = producer.stats.zeroCopyFrames
+        producer.send(.open(camera: "inner", source: .device(node: "/fake/6")))
+        producer.send(.feed(camera: "inner", rotation: 0))
+        events += Producer.events(of: producer) { _ in producer.stats.zeroCopyFrames > zeroCopyBefore + 5 }
+        events += Producer.stop(producer)
+        #expect(sink.parking.withLock { $0 } == ["park", "unpark"], "no write or loan while parked")
+        #expect(log.state.withLock { $0.opened.map(\.lent) } == [true, true])
+        #expect(!events.contains { if case .outputFailed = $0 { true } else { false } })
+        // Nor was the camera's page refilled while the idle frame was on its way.
+        #expect(sink.torn.withLock { $0 }.isEmpty)
+    }
+
     /// The fold of 88: outer-front opens on its own buffers while inner-front holds the pages,
     /// and moves into them once inner-front is closed and its pages are back.
     @Test func aCameraSwitchedToMovesIntoThePagesOnceTheyAreBack() throws {
@@ -98,7 +131,13 @@ import Testing
         }
         #expect(forwarding == [.copy(.buffersLent), .zeroCopy])
         #expect(log.state.withLock { $0.opened.map { "\($0.camera) \($0.lent)" } } == ["inner true", "outer false", "outer true"])
+        // Outer's own buffers are only until the pages are back: a few, not the ring's worth
+        // (which the driver would allocate before the first frame of a cold switch).
+        #expect(log.state.withLock { $0.opened.map(\.buffers) }
+            == [ForwardingPlan.pagesPerStream, Int(VirtualCameraProducer.transientBufferCount), ForwardingPlan.pagesPerStream])
         #expect(sink.queued.withLock { $0.last?.first } == 2)
+        // Inner's page on screen when outer's first copy replaced it was not refilled while shown.
+        #expect(sink.torn.withLock { $0 }.isEmpty)
     }
 
     /// Pre-warm (85): outer-front is fed while inner-front, still open, holds the pages; inner is
@@ -116,6 +155,8 @@ import Testing
         events += Producer.events(of: producer, until: Self.contains(.firstZeroCopyFrame(camera: "outer")))
         events += Producer.stop(producer)
         #expect(log.state.withLock { $0.opened.map { "\($0.camera) \($0.lent)" } } == ["inner true", "outer false", "inner false", "outer true"])
+        #expect(log.state.withLock { $0.opened.filter { !$0.lent }.map(\.buffers) } == [Int(VirtualCameraProducer.transientBufferCount), Int(VirtualCameraProducer.transientBufferCount)])
         #expect(!events.contains { if case .failed = $0 { true } else { false } })
+        #expect(sink.torn.withLock { $0 }.isEmpty)
     }
 }

@@ -20,7 +20,7 @@ import Testing
 
     @Test func decodesWithItsDefaults() throws {
         let rig = try Self.rig()
-        #expect(rig.presence == [PresenceInput(id: "keyboard", usbIDs: ["0b05:1b2c", "0b05:1bf2"], debounceMilliseconds: 400, covers: [rig.displayIndex("bottom")!])])
+        #expect(rig.presence == [PresenceInput(id: "keyboard", usbIDs: ["0b05:1b2c", "0b05:1bf2"], debounceMilliseconds: 400, covers: [DisplayCover(display: rig.displayIndex("bottom")!)])])
     }
 
     @Test func theKeyboardCoversTheBottomDisplayAfterTheDebounce() throws {

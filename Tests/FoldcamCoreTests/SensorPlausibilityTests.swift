@@ -151,6 +151,24 @@ import Testing
         #expect(convertible.state.hingeSources == [.sensor])
     }
 
+    @Test func aStuckWindowCompletesWithTimeAloneOnceTheRigMoved() throws {
+        // A stuck sensor that posts only changed readings sends nothing after its first value,
+        // and the rig may stop moving inside the window: the engine names the time to ask again.
+        var convertible = try Harness("convertible")
+        let first = Self.hinge(&convertible, 100, at: 0)
+        #expect(first.nextCheckAtMilliseconds == nil, "nothing moved yet: no window to wait for")
+        Self.accelerometers(&convertible, 100, at: 0)
+        let moved = Self.accelerometers(&convertible, 140, at: 500)
+        #expect(moved.last?.nextCheckAtMilliseconds == 3000)
+        #expect(moved.flatMap(\.warnings).isEmpty)
+        #expect(convertible.engine.apply(.advanceTime(milliseconds: 0), atMilliseconds: 2999).warnings.isEmpty)
+        let due = convertible.engine.apply(.advanceTime(milliseconds: 0), atMilliseconds: 3000)
+        #expect(due.warnings.count == 1)
+        #expect(due.warnings.first?.contains("stayed at 100° for 3 s while the accelerometers moved 40°") == true)
+        #expect(due.nextCheckAtMilliseconds == nil, "set aside: nothing more to wait for")
+        #expect(convertible.state.hingeSources == [.accelerometers])
+    }
+
     @Test func stillWhileEverythingIsStillIsNotStuck() throws {
         var convertible = try Harness("convertible")
         for second in 0...10 {

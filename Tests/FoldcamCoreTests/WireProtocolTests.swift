@@ -6,7 +6,7 @@ import Testing
         .null, .int(-3), .string("x\"\n\u{1}é"), .array([]), .object([]),
         .object([("forward", .array([.string("outer-front"), .string("back")])), ("viewed", .bool(true)), ("theta", .double(12.5))]),
     ]
-    static let ids: [JSONValue] = [.int(1), .int(-9_007_199_254_740_991), .string("req \"7\""), .null]
+    static let ids: [JSONValue] = [.int(1), .int(0), .int(-7), .int(10), .int(Int.max), .int(Int.min), .int(-9_007_199_254_740_991), .string("req \"7\""), .null]
 
     /// What the refusal of a bad id says: the reason that applies, not a blanket "not a number".
     @Test func idRefusalsSayWhatIsWrong() {
@@ -44,6 +44,16 @@ import Testing
                 }
             }
         }
+    }
+
+    @Test func topicsAreOrderedAndIndexedAsListed() {
+        #expect(Topic.allCases.map(\.index) == Array(Topic.allCases.indices))
+        #expect(Topic.allCases.sorted() == Topic.allCases)
+        var table = TopicTable<Int>()
+        for topic in Topic.allCases { table[topic] = topic.index * 10 }
+        #expect(Topic.allCases.map { table[$0] } == [0, 10, 20, 30, 40, 50])
+        table[.posture] = nil
+        #expect(table[.posture] == nil && table[.devices] == 20)
     }
 
     @Test func encodedValuesCompareByTheirBytes() {

@@ -53,6 +53,27 @@ struct BoundedTests {
         #expect(answered == sent, "answered \(answered) of \(sent)")
     }
 
+    @Test("directions replies sent straight from the published encoding arrive whole, in order, with their ids, when the socket fills and a write is cut short")
+    func directReplyWritesCutShort() throws {
+        let daemon = try RunningDaemon(config: #"{"rig": "duo", "clientStuckSeconds": 600}"#)
+        let client = try daemon.connect()
+        let expected = try client.result("directions")
+        // ~1 KB replies, 2,000 of them: far more than the socket buffer holds, so with the
+        // client not reading, direct writes are cut short and the rest waits in the output;
+        // ids from 1,000,000 down to negatives exercise the head's digits and sign.
+        let count = 2_000
+        var batch: [UInt8] = []
+        for index in 0..<count { batch += Array(#"{"id":\#(1_000_000 - index * 700),"method":"directions"}"#.utf8) + [10] }
+        #expect(client.sendBytes(batch, timeout: .seconds(30)))
+        for index in 0..<count {
+            let line = try #require(client.readLine(timeout: .seconds(30)), "reply \(index) of \(count) never came")
+            let reply = try JSONParser.parse(line)
+            #expect(reply["id"] == .int(1_000_000 - index * 700), "reply \(index) out of order")
+            #expect(reply["result"] == expected, "reply \(index) differs from the first")
+            if reply["id"] != .int(1_000_000 - index * 700) || reply["result"] != expected { break }
+        }
+    }
+
     @Test("snapshots: at most 2 per client in progress, the rest get busy at once; a client that leaves costs nothing more; others are answered")
     func snapshotQueueIsBounded() throws {
         let daemon = try RunningDaemon()

@@ -20,10 +20,7 @@ struct DisconnectLogTests {
         orderly.close()
         // Every leave is logged (the start-up probe's, then these two: the event waited for),
         // and none as a warning (<4>).
-        let deadline = ContinuousClock.now + .seconds(30)
-        while daemon.stderr.split(separator: "\n").filter({ $0.contains("disconnected") }).count < 3 && ContinuousClock.now < deadline {
-            usleep(10_000)
-        }
+        _ = daemon.waitForLog("disconnected", lines: 3, timeout: .seconds(30))
         let lines = daemon.stderr.split(separator: "\n").filter { $0.contains("disconnected") }
         #expect(lines.count >= 3, "\(daemon.stderr)")
         for line in lines { #expect(line.hasPrefix("<7>"), "\(line)") }

@@ -123,12 +123,26 @@ struct FileSafetyTests {
         // Room again: the next change is saved, and the metrics file appears.
         close(filler)
         #expect(unlink(disk + "/filler") == 0)
+        // The room comes back once no process holds the filler: a child another test is just
+        // spawning may hold this process's descriptors until its exec.
+        #expect(Self.waitForRoom(on: disk, blocks: 32, timeout: .seconds(20)), "the tmpfs stayed full after the filler was removed")
         _ = try client.result("setScreenRotation", .params(("display", .string("inner")), ("rotation", .int(90))))
         let deadline = ContinuousClock.now + .seconds(20)
         while !(readTextFile(state + "/state.json").contains("\"inner\": 90") && access(metrics + "/foldcam.prom", F_OK) == 0) && ContinuousClock.now < deadline { usleep(10_000) }
         #expect(readTextFile(state + "/state.json").contains("\"display\": \"outer\""), "\(daemon.stderr)")
         #expect(access(metrics + "/foldcam.prom", F_OK) == 0)
         #expect(daemon.stop(timeout: .seconds(20)) == 0)
+    }
+
+    /// Whether `path`'s file system has `blocks` free blocks within `timeout`.
+    static func waitForRoom(on path: String, blocks: UInt, timeout: Duration) -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        var info = statvfs()
+        while ContinuousClock.now < deadline {
+            if statvfs(path, &info) == 0 && info.f_bavail >= blocks { return true }
+            usleep(10_000)
+        }
+        return false
     }
 
     static func kind(_ path: String) -> mode_t? {

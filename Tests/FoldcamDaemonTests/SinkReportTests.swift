@@ -108,6 +108,43 @@ struct SinkReportTests {
         #expect(try client.result("state")["sinks"] == .array([]), "no refused report is stored")
     }
 
+    @Test("the cameras a companion sees in PipeWire show in state while its connection is open; bad ones are refused naming what was wrong")
+    func camerasSeenInPipeWire() throws {
+        let directory = try TemporaryDirectory()
+        // The duo rig with its inner front camera matched to a PipeWire node.
+        try CheckConfigTests.duo(directory, name: "pw.json") {
+            $0.replacingFirst(#""id": "inner-front","#, with: #""id": "inner-front", "pipewire": {"libcameraLocation": "front"},"#)
+        }
+        let daemon = try RunningDaemon(arguments: ["--rig", directory.file("pw.json")])
+        let observer = try daemon.connect()
+        #expect(try observer.result("state")["camerasInPipeWire"] == .array([]))
+        let companion = try daemon.connect()
+        let seen: JSONValue = .array([.object([("camera", .string("inner-front")), ("node", .string("libcamera_input._SB_.PCI0.I2C2.CAM0"))])])
+        let reply = try companion.result("reportSinks", .params(("sinks", .array([])), ("cameras", seen)))
+        #expect(reply["camerasInPipeWire"] == seen, "\(reply.compactText)")
+        #expect(try observer.result("state")["camerasInPipeWire"] == seen)
+        #expect(daemon.waitForLog("sees in PipeWire camera inner-front"), "\(daemon.stderr)")
+
+        let cases: [(JSONValue, String)] = [
+            (.array([.object([("camera", .string("inner-frnt")), ("node", .string("n"))])]), "rig duo has no camera \"inner-frnt\"; did you mean \"inner-front\"?"),
+            (.array([.object([("camera", .string("outer-front")), ("node", .string("n"))])]), "rig camera \"outer-front\" has no \"pipewire\" match"),
+            (.array([.object([("camera", .string("inner-front")), ("nod", .string("n"))])]), "unknown member \"nod\"; did you mean \"node\"?"),
+            (.array([.object([("camera", .string("inner-front")), ("node", .string("a\u{202E}b"))])]), "params.cameras[0].node:"),
+            (.array([.object([("camera", .string("inner-front")), ("node", .string("a"))]), .object([("camera", .string("inner-front")), ("node", .string("b"))])]), "is reported twice"),
+            (.string("x"), "params.cameras: expected an array"),
+        ]
+        for (cameras, wanted) in cases {
+            let answer = try companion.call("reportSinks", .params(("sinks", .array([])), ("cameras", cameras)))
+            #expect(answer[path: "error", "code"] == .string("invalidParams"), "\(cameras.compactText): \(answer.compactText)")
+            let message = answer[path: "error", "message"]?.stringValue ?? ""
+            #expect(message.contains(wanted), "\(cameras.compactText): \(message)")
+        }
+        #expect(try observer.result("state")["camerasInPipeWire"] == seen, "a refused report leaves the last one")
+        companion.close()
+        #expect(daemon.waitForLog("camera inner-front in libcamera_input._SB_.PCI0.I2C2.CAM0) are no longer claimed"), "\(daemon.stderr)")
+        #expect(try observer.result("state")["camerasInPipeWire"] == .array([]))
+    }
+
     @Test("a stranger may not report a sink (frames class); state still claims none")
     func strangersCannotClaimSinks() throws {
         try #require(OtherUser.available, "needs root to run a client as another user (setpriv); CI runs as root")

@@ -1,7 +1,7 @@
 import FoldcamCore
 @testable import FoldcamDevices
 import FoldcamIO
-import FoldcamV4L2
+@testable import FoldcamV4L2
 import Testing
 
 /// The sensor feeding a capture node, found in its media graph (issue 26 item 6): the graphs are
@@ -32,37 +32,59 @@ import Testing
         }
     }
 
-    /// vimc's default graph, in part: Sensor A → Debayer A → Scaler → RGB/YUV Capture, and
-    /// Sensor A → Raw Capture 0; every link enabled.
-    static var vimc: T {
+    /// vimc's graph as the 6.1 kernel builds it (media-ctl -p in the e2e guest, check 94), with
+    /// the scaler's inputs as `scalerInput` enables them: the default is Debayer A; libcamera's
+    /// vimc pipeline enables Debayer B for its one camera, "Sensor B". "RGB/YUV Input" is a
+    /// sensor too by its function, and the lenses have no pads.
+    static func vimc(scalerInput: UInt32? = 3) -> T {
         var graph = Graph()
         graph.entity(1, "Sensor A", Self.sensor)
         graph.entity(2, "Sensor B", Self.sensor)
-        graph.entity(3, "Debayer A", 0x4001)
-        graph.entity(4, "Scaler", Self.scaler)
+        graph.entity(3, "Debayer A", 0x4002)
+        graph.entity(4, "Debayer B", 0x4002)
         graph.entity(5, "Raw Capture 0", Self.io)
-        graph.entity(6, "RGB/YUV Capture", Self.io)
+        graph.entity(6, "Raw Capture 1", Self.io)
+        graph.entity(7, "RGB/YUV Input", Self.sensor)
+        graph.entity(8, "Scaler", Self.scaler)
+        graph.entity(9, "RGB/YUV Capture", Self.io)
+        graph.entity(10, "Lens A", 0x2_0003)
         graph.data(1, 3)
         graph.data(1, 5)
-        graph.data(3, 4)
-        graph.data(4, 6)
-        graph.data(2, 4, enabled: false)  // a second input of the scaler, not in use
-        graph.node(50, T.videoInterface, 81, 0, controls: 5)
-        graph.node(51, T.videoInterface, 81, 1, controls: 6)
-        graph.node(52, T.subdeviceInterface, 81, 2, controls: 1)
-        graph.node(53, T.subdeviceInterface, 81, 3, controls: 2)
+        graph.data(2, 4)
+        graph.data(2, 6)
+        for input: UInt32 in [3, 4, 7] { graph.data(input, 8, enabled: input == scalerInput) }
+        graph.data(8, 9)
+        graph.node(50, T.videoInterface, 81, 6, controls: 5)
+        graph.node(51, T.videoInterface, 81, 7, controls: 6)
+        graph.node(52, T.videoInterface, 81, 8, controls: 9)
+        graph.node(53, T.subdeviceInterface, 81, 9, controls: 1)
+        graph.node(54, T.subdeviceInterface, 81, 10, controls: 2)
+        graph.node(55, T.subdeviceInterface, 81, 13, controls: 7)
+        graph.node(56, T.subdeviceInterface, 81, 15, controls: 10)
         return graph.topology
     }
+    static let sensorA = MediaSensorLink(name: "Sensor A", major: 81, minor: 9)
+    static let sensorB = MediaSensorLink(name: "Sensor B", major: 81, minor: 10)
 
     @Test func followsEnabledLinksThroughProcessingEntities() {
-        #expect(Self.vimc.sensor(feedingCaptureNode: 81, 0) == MediaSensorLink(name: "Sensor A", major: 81, minor: 2))
-        // The scaler has a disabled input from Sensor B: the enabled path decides.
-        #expect(Self.vimc.sensor(feedingCaptureNode: 81, 1) == MediaSensorLink(name: "Sensor A", major: 81, minor: 2))
+        #expect(Self.vimc().sensor(feedingCaptureNode: 81, 6) == Self.sensorA)
+        #expect(Self.vimc().sensor(feedingCaptureNode: 81, 7) == Self.sensorB)
+        // The scaler has two more inputs, not enabled: the enabled path decides.
+        #expect(Self.vimc().sensor(feedingCaptureNode: 81, 8) == Self.sensorA)
+    }
+
+    /// Once libcamera has configured its camera, the scaler takes Debayer B: the capture node's
+    /// sensor is Sensor B. With no input of the scaler enabled, three sensors could feed it (Sensor A,
+    /// Sensor B, and RGB/YUV Input by its function): the graph names none.
+    @Test func vimcAsLibcameraConfiguresIt() {
+        #expect(Self.vimc(scalerInput: 4).sensor(feedingCaptureNode: 81, 8) == Self.sensorB)
+        #expect(Self.vimc(scalerInput: 4).sensor(feedingCaptureNode: 81, 6) == Self.sensorA)
+        #expect(Self.vimc(scalerInput: nil).sensor(feedingCaptureNode: 81, 8) == nil)
     }
 
     @Test func aNodeNotInTheGraphHasNoSensor() {
-        #expect(Self.vimc.sensor(feedingCaptureNode: 81, 9) == nil)
-        #expect(Self.vimc.sensor(feedingCaptureNode: 81, 2) == nil)  // a sub-device, not a capture node
+        #expect(Self.vimc().sensor(feedingCaptureNode: 81, 99) == nil)
+        #expect(Self.vimc().sensor(feedingCaptureNode: 81, 9) == nil)  // a sub-device, not a capture node
     }
 
     /// An IPU-style graph before libcamera configures it: no link enabled. One sensor behind a
@@ -142,6 +164,7 @@ import Testing
         #expect(camera.position == "back")
         #expect(camera.sensorRotation == 180)
         #expect(camera.provenance?.positionSource == "V4L2_CID_CAMERA_ORIENTATION on /dev/v4l-subdev0 (imx219 1-0010, its sensor in the media graph)")
+        #expect(camera.provenance?.sensor == "/dev/v4l-subdev0 (imx219 1-0010)")
     }
 
     @Test func subdeviceFirst() throws {
@@ -167,5 +190,6 @@ import Testing
         _ = inventory.update(Self.subdevice, log: log)
         _ = inventory.update(Self.capture, log: log)
         #expect(inventory.descriptors.first?.provenance?.rotationSource == "rig camera user")
+        #expect(inventory.descriptors.first?.provenance?.sensor == nil)
     }
 }

@@ -23,6 +23,22 @@ import Testing
         #expect(!report.text.contains("no video4linux node has FOLDCAM_CAMERA=front-cam"))
     }
 
+    @Test func aCameraOnlyPipeWireHasIsNotLackingWhenThePipeWireSinkRuns() throws {
+        var rig = try Fixtures.rig("kiosk")
+        rig.cameras[0].pipewire = PipeWireMatch(libcameraLocation: "front")
+        var report = ProbeReport(rig: rig)
+        report.cameras = [.init(node: "/dev/video4", syspath: "/sys/x/video4", entry: .skipped(reason: CameraClassifier.ownLoopbackReason + " (card label \"foldcam\")"), taggedAs: nil)]
+        #expect(report.lacking.map(\.id) == ["front-cam", "rear-cam"], "the loopback sink alone cannot use a PipeWire camera")
+        #expect(report.text.contains("Sink:            loopback: foldcamd feeds /dev/video4"), "\(report.text)")
+        report.sinks = [.pipewire]
+        #expect(report.lacking.map(\.id) == ["rear-cam"])
+        let need = try #require(report.needs.first { $0.id == "front-cam" })
+        #expect(need.status == .missing && !need.needed && need.detail.contains("the node with api.libcamera.location=front, which foldcam-pipewire looks for"), "\(need.detail)")
+        #expect(report.text.contains("Sink:            pipewire: foldcam-pipewire publishes the nodes in each user's session") && report.text.contains("(rig cameras matched to PipeWire nodes: front-cam)"), "\(report.text)")
+        guard case let .array(sinks)? = report.json["sinks"] else { throw ProbeTestError.noSinks }
+        #expect(sinks.first?["kind"] == .string("pipewire"))
+    }
+
     @Test func aTaggedNodeThatIsNotACaptureNodeFails() throws {
         var report = ProbeReport(rig: try Fixtures.rig("kiosk"))
         report.cameras = [.init(node: "/dev/video1", syspath: "/sys/x/video1", entry: .skipped(reason: "a metadata-only node"), taggedAs: "rear-cam")]
@@ -95,5 +111,26 @@ import Testing
         report.cameras = [.init(node: "/dev/video2", syspath: "/sys/x/video2", entry: .camera(descriptor), taggedAs: "ir")]
         #expect(report.text.contains("; infrared (every format greyscale)"), "\(report.text)")
         #expect(report.text.contains("\n  Pool:          kept out of the virtual camera's pool: infrared: every format it lists is greyscale (GREY)"), "\(report.text)")
+    }
+}
+
+enum ProbeTestError: Error { case noSinks }
+
+/// What --probe says of a rig camera that foldcam-pipewire feeds from a PipeWire node, and of the
+/// sensor a capture node's media graph names.
+@Suite struct ProbeCameraTextTests {
+    @Test func aPipeWireMatchedCameraSaysWhichNodeAndThatProbeCannotSeeIt() throws {
+        var text = RigPresets.json("kiosk")!
+        let range = try #require(text.firstRange(of: "\"id\": \"front-cam\","))
+        text.replaceSubrange(range, with: "\"id\": \"front-cam\", \"pipewire\": {\"nodeName\": \"libcamera_input.platform_vimc.0_Sensor_B\"},")
+        var report = ProbeReport(rig: try RigDecoder.decode(json: text))
+        let provenance = CameraDescriptor.Provenance(matchedBy: "udev FOLDCAM_CAMERA=front-cam", positionSource: "rig camera front-cam", rotationSource: "rig camera front-cam",
+                                                     controls: [], driver: "vimc", busInfo: "platform:vimc", sensor: "/dev/v4l-subdev0 (Sensor A)")
+        let descriptor = CameraDescriptor(uniqueID: "path:platform-vimc.0/RGB/YUV Capture", localizedName: "vimc", deviceType: "wide", mediaTypes: ["video"], position: "front",
+                                          rigCamera: "front-cam", node: "/dev/video5", modes: [], sensorRotation: 0, provenance: provenance)
+        report.cameras = [.init(node: "/dev/video5", syspath: "/sys/x/video5", entry: .camera(descriptor), taggedAs: "front-cam")]
+        #expect(report.text.contains("  Sensor:        /dev/v4l-subdev0 (Sensor A), linked to it in the media graph"))
+        #expect(report.text.contains("  PipeWire:      foldcam-pipewire feeds it from the node with node.name=libcamera_input.platform_vimc.0_Sensor_B (in the user's session: --probe cannot see PipeWire"))
+        #expect(report.json.compactText.contains("\"sensor\":\"/dev/v4l-subdev0 (Sensor A)\""))
     }
 }

@@ -107,6 +107,34 @@ func view(_ source: String?, rotation: Int = 0) -> DaemonView {
         #expect(PipeWireBridge.cut(String(repeating: "é", count: 200)).utf8.count == 256)
     }
 
+    @Test func nodesOfOneNameAreToldApartByTheirSerial() throws {
+        // WirePlumber 0.5.8 names every V4L2 node of one device alike (vivid's three cameras).
+        var text = RigPresets.json("duo")!
+        text = text.replacingFirst("\"id\": \"inner-front\",", with: "\"id\": \"inner-front\", \"pipewire\": {\"v4l2Path\": \"/dev/video0\"},")
+        text = text.replacingFirst("\"id\": \"outer-front\",", with: "\"id\": \"outer-front\", \"pipewire\": {\"v4l2Path\": \"/dev/video1\"},")
+        var bridge = PipeWireBridge(rig: try RigDecoder.decode(json: text))
+        let zero = CameraNode(id: 60, properties: ["node.name": "v4l2_input.platform-vivid.0", "api.v4l2.path": "/dev/video0", "object.serial": "301"])
+        let one = CameraNode(id: 61, properties: ["node.name": "v4l2_input.platform-vivid.0", "api.v4l2.path": "/dev/video1", "object.serial": "302"])
+        _ = bridge.handle(.cameraNodes([zero, one]))
+        _ = bridge.handle(.output(virtualCamera: "viewed", streaming: true))
+        #expect(bridge.handle(.daemon(view("inner-front"))) == [.connectInput(virtualCamera: "viewed", node: "301", transform: .none)])
+        #expect(bridge.handle(.daemon(view("outer-front"))) == [.connectInput(virtualCamera: "viewed", node: "302", transform: .none)],
+                "the other camera of the same name is another node to link to")
+        #expect(bridge.seenCameras.map(\.node) == ["v4l2_input.platform-vivid.0", "v4l2_input.platform-vivid.0"], "the report names them as PipeWire does")
+    }
+
+    @Test func theCameraReportListsTheRigCamerasWhoseNodeIsThere() throws {
+        var bridge = PipeWireBridge(rig: try matchedDuo())
+        #expect(bridge.cameraReport == .array([]), "nothing seen before the registry lists a node")
+        _ = bridge.handle(.cameraNodes([outerNode]))
+        #expect(bridge.cameraReport == .array([.object([("camera", .string("outer-front")), ("node", .string("libcamera_input.front"))])]))
+        let foldcamNode = CameraNode(id: 50, properties: ["node.name": "cam-inner", FoldcamNode.virtualCameraKey: "viewed"])
+        _ = bridge.handle(.cameraNodes([foldcamNode, outerNode, innerNode]))
+        #expect(bridge.seenCameras.map(\.camera) == ["inner-front", "outer-front"], "rig order; foldcam's own node is no camera")
+        _ = bridge.handle(.cameraNodes([]))
+        #expect(bridge.cameraReport == .array([]), "a node gone is a camera no longer seen")
+    }
+
     @Test func theConsumerLeavingClosesTheCameraStream() throws {
         var bridge = PipeWireBridge(rig: try matchedDuo())
         _ = bridge.handle(.cameraNodes([innerNode]))

@@ -11,6 +11,10 @@
 #   E2E_SWITCH_DEVICE  the uinput switch device's /dev/input/eventN
 #   E2E_SWITCH_FIFO    write "lid 0|1" or "tablet 0|1" lines here to toggle its switches (set_switch)
 #   E2E_INSTALLED      1 when the checks run against the installed packages (scripts/check-package --e2e)
+#   E2E_PIPEWIRE_BACKPORTS  bookworm-backports' PipeWire 1.4, WirePlumber 0.5 and libcamera 0.3,
+#                      unpacked on the host by Tests/pipewire/backports-root (E2E_PIPEWIRE_BACKPORTS_HOST)
+#                      and mounted read-only here; empty when the host could not fetch it, and then
+#                      E2E_PIPEWIRE_BACKPORTS_ERROR says why (pipewire_env below runs programs on it).
 
 # The rig cameras the test rules give to vivid-000, -001 and -002, and the colour each one shows.
 E2E_CAMERAS=(inner-front outer-front back)
@@ -22,6 +26,30 @@ E2E_LOOPBACK2=/dev/video21
 
 pass() { echo "PASS $1"; }
 fail() { echo "FAIL $1: $2"; }
+
+# pipewire_env stock|backports: sets PIPEWIRE_ENV to the NAME=VALUE words that run that PipeWire,
+# WirePlumber and their tools (`env "${PIPEWIRE_ENV[@]}" COMMAND`; none for Debian 12's own), and
+# PIPEWIRE_VERSIONS to "PipeWire X, WirePlumber Y" of the programs they run. Fails, saying why in
+# PIPEWIRE_ENV_ERROR, when the backports root is missing (the host could not fetch it) or broken.
+pipewire_env() {
+    PIPEWIRE_ENV=() PIPEWIRE_VERSIONS='' PIPEWIRE_ENV_ERROR=''
+    if [ "$1" = backports ]; then
+        if [ -z "${E2E_PIPEWIRE_BACKPORTS:-}" ]; then
+            PIPEWIRE_ENV_ERROR="no bookworm-backports PipeWire in the guest: ${E2E_PIPEWIRE_BACKPORTS_ERROR:-}"
+            return 1
+        fi
+        mapfile -t PIPEWIRE_ENV < <(python3 "$REPO/Tests/pipewire/pwroot.py" "$E2E_PIPEWIRE_BACKPORTS")
+        ((${#PIPEWIRE_ENV[@]})) || { PIPEWIRE_ENV_ERROR="Tests/pipewire/pwroot.py $E2E_PIPEWIRE_BACKPORTS failed"; return 1; }
+    fi
+    local pipewire wireplumber
+    pipewire=$(env "${PIPEWIRE_ENV[@]}" pipewire --version 2>&1 | sed -n 's/.*Linked with libpipewire \(.*\)$/\1/p')
+    wireplumber=$(env "${PIPEWIRE_ENV[@]}" wireplumber --version 2>&1 | sed -n 's/.*Linked with libwireplumber \(.*\)$/\1/p')
+    if [ -z "$pipewire" ] || [ -z "$wireplumber" ]; then
+        PIPEWIRE_ENV_ERROR="$1: pipewire --version or wireplumber --version failed: $(env "${PIPEWIRE_ENV[@]}" wireplumber --version 2>&1 | tail -n 2 | tr '\n' ' ')"
+        return 1
+    fi
+    PIPEWIRE_VERSIONS="PipeWire $pipewire, WirePlumber $wireplumber"
+}
 
 # udev_property DEVNODE_OR_SYSPATH KEY: the value udev's database holds for KEY (empty if unset).
 udev_property() {

@@ -2,6 +2,7 @@
 //
 // Invariants checked on every input (a violation is a fatalError that libFuzzer reports as a crash):
 // - parsing never traps, whatever the bytes;
+// - a line `RequestScanner` reads is the very request the full parser makes of it;
 // - a parsed request has a string or integer id, a non-empty method and object params, and
 //   survives a round trip: encoded as compact JSON and parsed again it is the same request
 //   (or, when the encoding outgrows the line limit, is refused as tooLarge);
@@ -15,6 +16,11 @@ func fuzzRequest(_ bytes: [UInt8]) {
 }
 
 private func checkLine(_ line: ArraySlice<UInt8>) {
+    // The scanner's fast path decides nothing: what it accepts, the full parser parses alike.
+    if let scanned = RequestScanner.scan(line) {
+        let tree = WireProtocol.parseRequestTree(line)
+        check("\(tree)" == "\(Result<WireProtocol.Request, WireProtocol.Failure>.success(scanned))", "the scanner read \(scanned), the parser \(tree)")
+    }
     switch WireProtocol.parseRequest(line) {
     case let .success(request):
         switch request.id {

@@ -78,10 +78,21 @@ def build(facts):
         bed.testbed.add_from_string("\n".join([
             "P: /devices/virtual/misc/uhid/0005:17EF:0000.0001/input/input30/%s" % device["node"], "N: input/%s" % device["node"],
             "E: DEVNAME=/dev/input/%s" % device["node"], "E: SUBSYSTEM=input", 'E: NAME="%s"' % device["name"], "A: dev=13:80"]) + "\n")
+    for device in facts.get("platform", []):
+        # A platform device with its attributes (the X1 Fold's thinkpad_acpi, for one).
+        bed.testbed.add_from_string("\n".join(["P: /devices/platform/%s" % device["name"], "E: SUBSYSTEM=platform", "E: DRIVER=%s" % device["name"]]
+                                              + ["A: %s=%s" % item for item in device.get("attributes", {}).items()]) + "\n")
     if "switch" in facts:
         codes = {"SW_LID": ev.SW_LID, "SW_TABLET_MODE": ev.SW_TABLET_MODE}
         bed.add_switch("event9", ev.SwitchDevice(facts["switch"]["name"], [codes[s] for s in facts["switch"]["switches"]]))
     return bed
+
+
+def at(state, key):
+    """A state's value at a dotted key ("displays.screen.covered"); None where there is none."""
+    for part in key.split("."):
+        state = state.get(part) if isinstance(state, dict) else None
+    return state
 
 
 def scenario(model_id, script):
@@ -147,7 +158,7 @@ for model_id in testbeds:
     check("%s: scenario replayed" % model_id, code == 0 and len(states) == len(facts["scenario"]["steps"]), (code, err))
     for index, wanted in enumerate(facts["scenario"]["expect"]):
         state = states[index] if index < len(states) else {}
-        got = {key: state.get(key) for key in wanted}
+        got = {key: at(state, key) for key in wanted}
         check("%s: scenario step %d decides %s" % (model_id, index, wanted), got == wanted, got)
 
 # -- The daemon uses the model; a configured rig wins over it ----------------------------------
@@ -226,6 +237,58 @@ hinge = [s for s in report.get("sensors", []) if s.get("kind") == "hinge" and s.
 check("a model's hinge sign and offset correct the reading (104 read, 360 - 104 used) and --probe says so",
       hinge and abs(hinge[0].get("angle", -999) - 256) < 0.01 and "corrected by sign -1, offset 360" in hinge[0].get("matchedBy", ""), hinge)
 shutil.rmtree(local, ignore_errors=True)
+
+# -- The X1 Fold's keyboard through thinkpad_acpi's attribute, with no rig configured --------------
+# The testbed's kernel has /sys/devices/platform/thinkpad_acpi/keyboard_attached_on_screen (no stock
+# kernel does): it turning 1 covers the lower half of the one screen (face bottom.A) once the 400 ms
+# debounce has passed, and 0 uncovers it. The daemon reads it every second; the checks wait on the
+# state.
+
+with open(os.path.join(TESTBEDS, "lenovo-thinkpad-x1-fold-16-gen1.json")) as f:
+    fold = json.load(f)
+bed = build(fold)
+platform = "/sys/devices/platform/thinkpad_acpi"
+daemon = bed.start_daemon({})
+lower_half = [{"face": "bottom.A", "x": 0, "y": 0.5, "width": 1, "height": 0.5}]
+try:
+    check("x1 fold daemon: READY=1", daemon.wait_ready() is not None)
+    state = daemon.request("state")
+    check("x1 fold daemon: the keyboard absent while the attribute reads 0, nothing covered",
+          state.get("presence") == {"keyboard": False} and "covered" not in state.get("displays", {}).get("screen", {}), str((state.get("presence"), state.get("displays", {}).get("screen"))))
+    bed.set_attribute(platform, "keyboard_attached_on_screen", 1)
+    state = daemon.eventually("state", lambda s: s.get("presence") == {"keyboard": True})
+    screen = state.get("displays", {}).get("screen", {})
+    check("x1 fold daemon: the attribute turning 1 covers the lower half after the debounce, the screen still viewable",
+          screen.get("covered") == lower_half and screen.get("viewable") is True and screen.get("occluded") is False, screen)
+    entries = {d.get("id"): d for d in daemon.request("devices").get("displays", [])}
+    check("x1 fold daemon: devices names the covered part too", entries.get("screen", {}).get("covered") == lower_half, entries)
+    code, out, err = bed.run(["--probe", "--json"])
+    entries = {e["entry"]: e for e in (json.loads(out or "{}").get("model") or {}).get("entries", [])}
+    check("x1 fold: --probe finds the keyboard by its attribute while it reads 1",
+          entries.get("devices.presence[0]", {}).get("found") == "present now: attribute /sys/devices/platform/thinkpad_acpi/keyboard_attached_on_screen reads 1", entries.get("devices.presence[0]"))
+    status = subprocess.run([FOLDCAMCTL, "--socket", daemon.socket_path, "status"], env=bed.env, capture_output=True, text=True, timeout=30)
+    check("x1 fold daemon: foldcamctl status shows the covered part", status.returncode == 0 and "part (bottom.A: x 0 y 0.5 w 1 h 0.5)" in status.stdout, (status.returncode, status.stdout[-800:], status.stderr[-300:]))
+    bed.set_attribute(platform, "keyboard_attached_on_screen", 0)
+    state = daemon.eventually("state", lambda s: s.get("presence") == {"keyboard": False})
+    check("x1 fold daemon: back to 0, nothing covered", "covered" not in state.get("displays", {}).get("screen", {}), state.get("displays", {}).get("screen"))
+finally:
+    code, log = daemon.stop()
+check("x1 fold daemon: the journal says the attribute is followed and what it said",
+      "presence input keyboard: following /sys/devices/platform/thinkpad_acpi/keyboard_attached_on_screen" in log
+      and "keyboard_attached_on_screen says present" in log and "keyboard_attached_on_screen says absent" in log, log[-1500:])
+# A kernel without the attribute (every stock kernel): no presence, no poll, no error.
+stock = json.loads(json.dumps(fold))
+stock["platform"] = [{"name": "thinkpad_acpi", "attributes": {}}]
+bed = build(stock)
+daemon = bed.start_daemon({})
+try:
+    check("x1 fold daemon on a stock kernel: READY=1", daemon.wait_ready() is not None)
+    state = daemon.request("state")
+    check("x1 fold daemon on a stock kernel: the keyboard counts as absent", state.get("presence") == {"keyboard": False}, state.get("presence"))
+finally:
+    code, log = daemon.stop()
+check("x1 fold daemon on a stock kernel: the attribute is not followed, nothing said of it",
+      "keyboard_attached_on_screen" not in log, log[-1500:])
 
 # -- foldcamctl report under the Yoga 260's testbed --------------------------------------------
 

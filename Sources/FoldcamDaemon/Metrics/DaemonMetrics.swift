@@ -4,8 +4,9 @@ import FoldcamCore
 /// rig's ids, the `Method` list or the protocol's error codes, never from client text, so the
 /// number of series is bounded by the rig. Event loop only.
 final class DaemonMetrics {
-    /// Requests by method ("unknown" for names that are none) and result ("ok" or an error code).
-    private(set) var requests: [String: [String: Int]] = [:]
+    /// Requests by method and result, one counter per pair in a flat table: counting a request
+    /// costs an index, not two string hashes and a nested dictionary's update.
+    private var requestCounts = [Int](repeating: 0, count: RequestLabel.count * RequestResult.count)
     /// New clients turned away, by the limit that did it.
     private(set) var refusedConnections: [RefusalReason: Int] = [:]
     /// Clients the daemon disconnected, by why.
@@ -44,7 +45,60 @@ final class DaemonMetrics {
         var total: Int { counts.reduce(0, +) }
     }
 
-    func request(_ method: String, result: String) { requests[method, default: [:]][result, default: 0] += 1 }
+    func request(_ label: RequestLabel, result: WireProtocol.ErrorCode?) {
+        requestCounts[label.index * RequestResult.count + RequestResult.index(result)] += 1
+    }
+
+    /// Requests by method ("unknown" for names that are none, "invalid" for lines that are no
+    /// request) and result ("ok" or an error code): the pairs counted at least once.
+    var requests: [String: [String: Int]] {
+        var table: [String: [String: Int]] = [:]
+        for label in RequestLabel.all {
+            for (index, result) in RequestResult.names.enumerated() {
+                let count = requestCounts[label.index * RequestResult.count + index]
+                if count > 0 { table[label.name, default: [:]][result] = count }
+            }
+        }
+        return table
+    }
+
+    /// The `method` label of a request.
+    enum RequestLabel: Equatable {
+        case method(Method), unknown, invalid
+
+        static let methods = Method.allCases
+        static let count = methods.count + 2
+        static let all = methods.map { RequestLabel.method($0) } + [.unknown, .invalid]
+
+        var index: Int {
+            switch self {
+            // Method's == compares cases, not names: the search is a few byte compares.
+            case let .method(method): return Self.methods.firstIndex(of: method)!
+            case .unknown: return Self.methods.count
+            case .invalid: return Self.methods.count + 1
+            }
+        }
+
+        var name: String {
+            switch self {
+            case let .method(method): return method.rawValue
+            case .unknown: return "unknown"
+            case .invalid: return "invalid"
+            }
+        }
+    }
+
+    /// The `result` label: "ok", then each error code.
+    enum RequestResult {
+        static let codes = WireProtocol.ErrorCode.allCases
+        static let count = codes.count + 1
+        static let names = ["ok"] + codes.map(\.rawValue)
+
+        static func index(_ code: WireProtocol.ErrorCode?) -> Int {
+            guard let code else { return 0 }
+            return codes.firstIndex(of: code)! + 1
+        }
+    }
     func refused(_ reason: RefusalReason) { refusedConnections[reason, default: 0] += 1 }
     func disconnected(_ reason: DisconnectReason) { disconnects[reason, default: 0] += 1 }
     func reloaded(ok: Bool) { reloads[ok ? "ok" : "failed", default: 0] += 1 }

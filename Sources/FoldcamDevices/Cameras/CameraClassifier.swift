@@ -34,13 +34,16 @@ public enum CameraClassifier {
         case skipped(reason: String)
     }
 
+    /// How a skip reason for the daemon's own loopback starts (`--probe` lists them as the sink).
+    public static let ownLoopbackReason = "the daemon's own virtual camera"
+
     public static func classify(_ record: UdevRecord, _ answers: V4L2Answers, rig: Rig, loopback: Loopback) -> Outcome {
         let capability = answers.capability
         if let node = loopback.nodes.first(where: { $0 == record.devnode }) {
-            return .skipped(reason: "the daemon's own virtual camera (loopbackDevice \(node))")
+            return .skipped(reason: "\(ownLoopbackReason) (loopbackDevice \(node))")
         }
         if let label = loopback.labels.first(where: { $0 == capability.card }) {
-            return .skipped(reason: "the daemon's own virtual camera (card label \"\(label)\")")
+            return .skipped(reason: "\(ownLoopbackReason) (card label \"\(label)\")")
         }
         if record.sysname.hasPrefix("v4l-subdev") { return .skipped(reason: subdeviceReason(answers.controls)) }
         if let reason = nodeKindSkipReason(capability.nodeCapabilities) { return .skipped(reason: reason) }
@@ -78,7 +81,7 @@ public enum CameraClassifier {
             rigCamera: rigCamera?.id, node: record.devnode, modes: modes, sensorRotation: rotation,
             provenance: CameraDescriptor.Provenance(
                 matchedBy: matchedBy, positionSource: positionSource, rotationSource: rotationSource,
-                controls: answers.controls.names, driver: capability.driver, busInfo: capability.busInfo))
+                controls: answers.controls.names, driver: capability.driver, busInfo: capability.busInfo, sensor: answers.sensorNode))
         return .camera(descriptor, warnings: warnings)
     }
 

@@ -118,8 +118,11 @@ public struct CameraInventory {
     /// A capture node without mounting controls of its own takes its sensor's: the sub-device
     /// a model names (`subdevice` glob on its name), else the one its media graph links it to.
     private func takeMountingFromSensor(_ record: UdevRecord, _ answers: inout V4L2Answers) {
-        guard answers.controls.orientation == nil, answers.controls.sensorRotationCounterClockwise == nil else { return }
         let sorted = subdevices.values.sorted { $0.node < $1.node }
+        if let link = answers.linkedSensor, let subdevice = sorted.first(where: { $0.number == "\(link.major):\(link.minor)" }) {
+            answers.sensorNode = "\(subdevice.node) (\(subdevice.name))"
+        }
+        guard answers.controls.orientation == nil, answers.controls.sensorRotationCounterClockwise == nil else { return }
         if let pattern = record.properties[DeviceModel.subdeviceProperty], let subdevice = sorted.first(where: { Glob(pattern).matches($0.name) }) {
             answers.controls.orientation = subdevice.controls.orientation
             answers.controls.sensorRotationCounterClockwise = subdevice.controls.sensorRotationCounterClockwise

@@ -61,6 +61,13 @@ public enum DeviceProbe {
                     report.modelFound["devices.presence[\(index)]"] = "present now: input device \(ClientText.quoted(name)) at \(device.syspath)"
                 }
             }
+            // A platform device's attribute: one fresh read (absent on a kernel without it).
+            for (index, input) in model.presence.enumerated() {
+                guard let attribute = input.attribute,
+                      let text = try? SysfsAttributes.read("/sys/devices/platform/\(attribute.device)", attribute.name),
+                      PlatformAttribute.present(text) == true else { continue }
+                report.modelFound["devices.presence[\(index)]"] = "present now: attribute \(attribute.path) reads \(text.trimmingWhitespace)"
+            }
         }
         do {
             let switches = try LibInputSwitches(context, seat: settings.seat)

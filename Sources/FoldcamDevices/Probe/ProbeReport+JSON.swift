@@ -12,6 +12,7 @@ extension ProbeReport {
             ("sensorProxy", sensorProxy.map { .string($0.isRunning ? "running" : $0 == .notRunning ? "not running" : "unknown") } ?? .null),
             ("switches", .array(switches.map { .string($0) })),
             ("switchesNote", switchesNote.map { .string($0) } ?? .null),
+            ("sinks", .array(zip(sinks, sinkLines).map { .object([("kind", .string($0.rawValue)), ("detail", .string($1))]) })),
             ("needs", .array(needs.map(needJSON))),
             ("complete", .bool(lacking.isEmpty)),
         ]

@@ -33,8 +33,9 @@ extension ProbeReport {
         }
         for (index, input) in model.presence.enumerated() {
             let entry = "devices.presence[\(index)]"
-            let keys = [input.usb.map { "usb \($0)" }, input.bluetooth.map { "bluetooth \($0)" }, input.inputName.map { "input device \(ClientText.quoted($0.pattern))" }].compactMap { $0 }
-            entries.append((entry, "presence input \(input.id) (\(keys.joined(separator: ", ")))\(input.covers.map { " covers display \($0)" } ?? "")", modelFound[entry] ?? (input.usb == nil && input.inputName == nil ? "not looked for: --probe looks for presence inputs by USB id or input device name" : "not attached now (a presence input is looked for, not needed)")))
+            let keys = [input.usb.map { "usb \($0)" }, input.bluetooth.map { "bluetooth \($0)" }, input.inputName.map { "input device \(ClientText.quoted($0.pattern))" },
+                        input.attribute.map { "attribute \($0.path)" }].compactMap { $0 }
+            entries.append((entry, "presence input \(input.id) (\(keys.joined(separator: ", ")))\(input.covers.map { " covers \($0.description)" } ?? "")", modelFound[entry] ?? (input.usb == nil && input.inputName == nil && input.attribute == nil ? "not looked for: --probe looks for presence inputs by USB id, input device name or attribute" : "not attached now (a presence input is looked for, not needed)")))
         }
         for (index, display) in model.displays.enumerated() {
             entries.append(("devices.displays[\(index)]", "display \(display.rigDisplay) on \(display.connector)\(display.panelRotation.map { ", panel mounted at \($0)°" } ?? "")", "not looked for: foldcamd does not read DRM connectors"))

@@ -105,7 +105,7 @@ extension ProbeReport {
                 break
             }
         }
-        return best ?? Need(kind: .camera, id: camera.id, status: .missing, needed: true, property: property,
+        return best ?? pipeWireCameraNeed(camera, property: property) ?? Need(kind: .camera, id: camera.id, status: .missing, needed: true, property: property,
                             detail: "no video4linux node has \(property) (see docs/install.md, \"udev rules\")")
     }
 

@@ -22,6 +22,10 @@ extension ProbeReport {
                 }
                 line("  Formats", Self.formatSummary(descriptor.modes))
                 line("  Controls", provenance?.controls.isEmpty == false ? provenance!.controls.joined(separator: ", ") : "none of hflip, vflip, rotate")
+                if let sensor = provenance?.sensor { line("  Sensor", "\(sensor), linked to it in the media graph") }
+                if let index = descriptor.rigCamera.flatMap(rig.cameraIndex), let match = rig.cameras[index].pipewire {
+                    line("  PipeWire", Self.pipewireText(match))
+                }
             case let .skipped(reason):
                 line("Skipped", "\(camera.node): \(reason)")
             case let .busy(rigCamera, error):
@@ -55,6 +59,7 @@ extension ProbeReport {
         }
         for device in switches { line("Switch device", device) }
         if let switchesNote { line("Switches", switchesNote) }
+        for sink in sinkLines { line("Sink", sink) }
         lines += ["", "What rig \(rig.id) needs:"]
         let needs = self.needs
         let width = needs.map { $0.kind.rawValue.count + 1 + $0.id.count }.max() ?? 0
@@ -105,4 +110,12 @@ extension ProbeReport {
 
 extension String {
     func padding(_ width: Int) -> String { count >= width ? self : self + String(repeating: " ", count: width - count) }
+}
+
+extension ProbeReport {
+    /// What a rig camera's `pipewire` match asks of a node, and that --probe cannot check it.
+    static func pipewireText(_ match: PipeWireMatch) -> String {
+        let wanted = match.requirements.map { "\($0.property)=\($0.value)" }.joined(separator: ", ")
+        return "foldcam-pipewire feeds it from the node with \(wanted) (in the user's session: --probe cannot see PipeWire; pw-dump there lists the nodes)"
+    }
 }

@@ -54,6 +54,8 @@ public struct ProbeReport: Sendable {
     public var seat = "seat0"
     /// The device model search, when no rig was configured (`ProbeReport+Model.swift`).
     public var modelSelection: ModelSelection?
+    /// The sinks foldcamd is configured to feed (`sinks` in foldcam.json).
+    public var sinks: [DaemonConfig.SinkKind] = [.loopback]
     /// Model entries (`devices.cameras[0]`) and the device that matched each.
     public var modelFound: [String: String] = [:]
 

@@ -11,9 +11,13 @@ final class KeptOpenAttribute {
     private var file: FileDescriptor?
     private var buffer = [UInt8](repeating: 0, count: 4096)
 
-    init(syspath: String, name: String) {
+    /// Opened with O_NOFOLLOW|O_NONBLOCK: for an attribute named in a rig rather than found by udev.
+    private let guarded: Bool
+
+    init(syspath: String, name: String, guarded: Bool = false) {
         self.syspath = syspath
         self.name = name
+        self.guarded = guarded
     }
 
     /// Whether the descriptor is open now (it is after a successful read, until one fails).
@@ -25,7 +29,7 @@ final class KeptOpenAttribute {
         if let file {
             open = file
         } else {
-            do { open = try FileDescriptor.open(syspath + "/" + name, .readOnly) } catch {
+            do { open = try FileDescriptor.open(syspath + "/" + name, .readOnly, nonBlocking: guarded, noFollow: guarded) } catch {
                 throw .failed(SystemCallError("read \(name)", error.errno, subject: syspath))
             }
             file = open

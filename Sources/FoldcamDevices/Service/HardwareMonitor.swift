@@ -34,6 +34,11 @@ final class HardwareMonitor {
     private var outputTimerArmed = false
     static let outputPoll: Duration = .seconds(2)
     private var presence: PresenceMatcher
+    /// Presence inputs read from a platform device's attribute, and their poll tick (armed only
+    /// while one of the attributes is there).
+    private let attributes: AttributePresence
+    private let attributeTimer: Timer
+    private var attributeTimerArmed = false
     private let pollTimer: Timer
     /// The period the poll tick runs at; nil while it is not armed.
     private var pollTimerPeriod: Int?
@@ -52,14 +57,17 @@ final class HardwareMonitor {
         loop = try EventLoop()
         context = try UdevContext()
         presence = PresenceMatcher(rig: rig)
-        // USB devices are watched only for a rig with presence inputs.
-        monitor = try UdevMonitor(context, subsystems: Self.subsystems + (rig.presence.isEmpty ? [] : ["usb"]))
+        attributes = AttributePresence(rig: rig)
+        // USB (platform) devices are watched only for a rig with USB (attribute) presence inputs.
+        let usb = rig.presence.contains { !$0.usbIDs.isEmpty }
+        monitor = try UdevMonitor(context, subsystems: Self.subsystems + (usb ? ["usb"] : []) + (attributes.isEmpty ? [] : ["platform"]))
         inventory = CameraInventory(rig: rig, loopback: settings.loopback)
         sensors = SensorSet(rig: rig, log: log, pollFloorMilliseconds: settings.sensorPollMilliseconds)
         outputs = OutputTracker(rig: rig)
         pollTimer = try Timer()
         busyTimer = try Timer()
         outputTimer = try Timer()
+        attributeTimer = try Timer()
         start = clock.now
     }
 
@@ -82,6 +90,7 @@ final class HardwareMonitor {
         if !presence.isEmpty {
             for device in try UdevEnumerator.devices(context, subsystems: ["usb"]) { postPresence(presence.added(device.record(attributes: []))) }
         }
+        if !attributes.isEmpty { postAttributes(attributes.read()) }
         if !settings.locateLoopbacks.isEmpty {
             var found: [String: String] = [:]
             for label in settings.locateLoopbacks { found[label] = LoopbackLocator.find(label: label) }
@@ -110,6 +119,11 @@ final class HardwareMonitor {
             self.scanOutputs(udevEvent: false)
         }
         armOutputPoll()
+        try loop.register(attributeTimer.descriptor) { [unowned self] _ in
+            _ = self.attributeTimer.acknowledge()
+            self.postAttributes(self.attributes.poll())
+        }
+        updateAttributeTimer()
         try loop.register(stop.descriptor) { [unowned self] _ in
             _ = stop.drain()
             self.loop.stop()
@@ -129,6 +143,27 @@ final class HardwareMonitor {
     private func postPresence(_ events: [InputEvent]) {
         for line in presence.describe(events) { log.info(line) }
         post(events)
+    }
+
+    private func postAttributes(_ read: (events: [InputEvent], notes: [String])) {
+        for line in read.notes { log.info(line) }
+        for line in attributes.describe(read.events) { log.info(line) }
+        post(read.events)
+        updateAttributeTimer()
+    }
+
+    /// Every `AttributePresence.pollPeriod` while an attribute is there; no wake-up otherwise
+    /// (a kernel without it, as every stock kernel today).
+    private func updateAttributeTimer() {
+        let wanted = attributes.anyReadable
+        guard wanted != attributeTimerArmed else { return }
+        if wanted {
+            let period = AttributePresence.pollPeriod
+            attributeTimerArmed = (try? attributeTimer.schedule(after: period, repeating: period)) != nil
+        } else {
+            attributeTimer.cancel()
+            attributeTimerArmed = false
+        }
     }
 
     private func startSwitches() {
@@ -192,6 +227,10 @@ final class HardwareMonitor {
                 continue
             case ("usb", "add"), ("usb", "bind"):
                 postPresence(presence.added(device.record(attributes: [])))
+                continue
+            case ("platform", _):
+                // The driver (re)bound or went: its attribute is read again, now.
+                if attributes.devices.contains(device.sysname) { postAttributes(attributes.read(device: device.sysname)) }
                 continue
             default:
                 continue

@@ -11,12 +11,6 @@ public struct MediaSensorLink: Sendable, Equatable {
     /// The sensor's sub-device, by device number (udev's MAJOR and MINOR).
     public var major: UInt32
     public var minor: UInt32
-
-    public init(name: String, major: UInt32, minor: UInt32) {
-        self.name = name
-        self.major = major
-        self.minor = minor
-    }
 }
 
 extension MediaTopology {

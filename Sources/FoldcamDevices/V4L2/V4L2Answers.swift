@@ -15,6 +15,9 @@ public struct V4L2Answers: Sendable, Equatable {
     /// The sensor the media graph says feeds this capture node, looked up when the node has
     /// no mounting controls of its own.
     public var linkedSensor: MediaSensorLink?
+    /// That sensor's sub-device as people read it ("/dev/v4l-subdev1 (Sensor B)"), once the
+    /// inventory has seen the sub-device.
+    public var sensorNode: String?
 
     public init(capability: V4L2Capability, formats: [V4L2Format] = [], controls: V4L2Controls = V4L2Controls()) {
         self.capability = capability

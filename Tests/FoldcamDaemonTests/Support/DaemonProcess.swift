@@ -48,13 +48,19 @@ final class RunningDaemon {
 
     /// Waits until stderr contains `text`.
     @discardableResult
-    func waitForLog(_ text: String, timeout: Duration = .seconds(10)) -> Bool {
+    /// Waits until the log has `text` on at least `lines` lines (an event, not a delay).
+    func waitForLog(_ text: String, lines: Int = 1, timeout: Duration = .seconds(10)) -> Bool {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
-            if stderr.contains(text) { return true }
+            if logLines(containing: text) >= lines { return true }
             usleep(10_000)
         }
-        return stderr.contains(text)
+        return logLines(containing: text) >= lines
+    }
+
+    /// How many lines of the log so far contain `text`.
+    func logLines(containing text: String) -> Int {
+        stderr.split(separator: "\n").count { $0.contains(text) }
     }
 
     /// Resident memory from /proc/PID/status, in KiB.

@@ -14,68 +14,31 @@
 . "$E2E_HERE/tools/vcam.sh"
 
 name=virtual-camera-prewarm
-watcher=
 cleanup() {
-    [ -z "$watcher" ] || kill "$watcher" 2> /dev/null
+    vcam_watch_stop
     vcam_cleanup
 }
 trap cleanup EXIT
 vcam_begin "$name" prewarm || exit 0
 problems=()
-watch=$VCAM_DIR/prewarm.watch
-writes=$VCAM_DIR/prewarm.writes
-# Each event stamped as it arrives, each hinge write stamped as it is made.
-ctl --json watch posture virtualCamera > >(while IFS= read -r line; do echo "$EPOCHREALTIME $line"; done > "$watch") 2> /dev/null &
-watcher=$!
-hinge() {
-    echo "$EPOCHREALTIME $1" >> "$writes"
-    set_angle "$1"
-}
-# fold_is DEGREES: the daemon's hinge angle is DEGREES.
-fold_is() { ctl --json status | grep -q "\"hinges\":{\"fold\":$1[.,}]"; }
+vcam_watch_start
 
 # switch_mark LABEL COLOUR SINCE SOURCE: records, for vcam-analyse, the write of the hinge angle
 # that made SOURCE the source (the first such switch after SINCE).
 switch_mark() {
-    local at
-    at=$(python3 - "$watch" "$writes" "$3" "$4" <<'PY'
-import json, sys
-watch, writes, since, source = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
-angle = None
-for line in open(watch):
-    stamp, _, text = line.partition(" ")
-    try:
-        event = json.loads(text)
-    except ValueError:
-        continue
-    if float(stamp) <= since:
-        continue
-    if event.get("event") == "posture":
-        angle = event["data"]["hinges"]["fold"]
-    elif event.get("event") == "virtualCamera" and event["data"].get("source") == source and angle is not None:
-        made = [float(t) for t, a in (l.split() for l in open(writes)) if float(t) > since and float(a) == angle]
-        if made:
-            print("%.6f" % made[-1])
-        break
-PY
-)
-    if [ -z "$at" ]; then
-        problems+=("$1: no hinge write found that made $4 the source")
-        return
-    fi
-    echo "$at $1 $2" >> "$events.decided"
+    vcam_switch_mark "$events.decided" "$@" > /dev/null || problems+=("$1: no hinge write found that made $4 the source")
 }
 wait_colour "$reader" red 30 || problems+=("at start the reader shows '$(last_colours "$reader" 5)', not red")
 vcam_settle "at start"
 
 # Cold: one jump across the boundary.
 since=$EPOCHREALTIME
-hinge 0
+vcam_hinge 0
 wait_colour "$reader" green 30 || problems+=("after the jump to 0° the reader shows '$(last_colours "$reader" 5)', not green")
 switch_mark cold green "$since" outer-front
 vcam_settle "after the jump to 0°"
 since=$EPOCHREALTIME
-hinge 180
+vcam_hinge 180
 wait_colour "$reader" red 30 || problems+=("after the jump back to 180° the reader shows '$(last_colours "$reader" 5)', not red")
 switch_mark unfold red "$since" inner-front
 vcam_settle "after the jump back to 180°"
@@ -84,13 +47,13 @@ vcam_settle "after the jump back to 180°"
 # reading that changes faster than a hinge can move, 720°/s, until enough time has passed.)
 
 # Pre-warmed: 60° (half open, still inner), then 1° every 100 ms down to 10°.
-hinge 60
-wait_until 20 fold_is 60 || problems+=("the daemon's hinge did not reach 60° within 20 s")
+vcam_hinge 60
+wait_until 20 vcam_fold_is 60 || problems+=("the daemon's hinge did not reach 60° within 20 s")
 vcam_settle "at 60°"
 since=$EPOCHREALTIME
 # The pace is the input, not a wait: a hinge closing at 10°/s, which the daemon sees moving.
 for angle in $(seq 59 -1 10); do
-    hinge "$angle"
+    vcam_hinge "$angle"
     sleep 0.1
 done
 wait_colour "$reader" green 30 || problems+=("after closing slowly the reader shows '$(last_colours "$reader" 5)', not green")

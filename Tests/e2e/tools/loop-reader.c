@@ -8,7 +8,7 @@
 // Runs for SECONDS (0 or absent: until SIGTERM/SIGINT). LOG gets lines, flushed as written:
 //   format W H FOURCC SIZEIMAGE          once, after the first G_FMT
 //   streamon T                           once, when VIDIOC_STREAMON returned (T as below)
-//   frame N T COLOUR uniform|mixed Y U V W SEQ HASH [late]
+//   frame N T COLOUR uniform|mixed Y U V W SEQ HASH [late] done=DONE
 //                                        T = when DQBUF returned, CLOCK_REALTIME seconds with
 //                                        microseconds (the format of bash's $EPOCHREALTIME);
 //                                        W, SEQ = the buffer's timestamp and sequence number.
@@ -18,7 +18,8 @@
 //                                        HASH = FNV-1a (32 bits, hex) of the frame's bytes, taken
 //                                        right after DQBUF: two readers' frames of one SEQ differ
 //                                        only if the buffer was refilled meanwhile; " late"
-//                                        follows when hashing took over 20 ms (stopped, starved)
+//                                        follows when hashing took over 20 ms (stopped, starved);
+//                                        DONE = when hashing ended, CLOCK_MONOTONIC (W's clock)
 //   formatchange W H FOURCC SIZEIMAGE    G_FMT (polled every 10 frames) differs from the first
 //   error WHAT: STRERROR                 a failed call (the reader retries after 100 ms)
 //   stall MS                             poll() saw no frame for MS milliseconds
@@ -194,9 +195,12 @@ int main(int argc, char **argv) {
         // Hashing that took long (the reader was stopped, or starved) proves nothing about the
         // page: such a frame is marked late.
         int late = now_ns() - t > 20000000ULL;
+        struct timespec done;
+        clock_gettime(CLOCK_MONOTONIC, &done);
         describe(addr[b.index], used, text, sizeof text);
-        fprintf(logf_, "frame %lu %llu.%06llu %s %lld.%06ld %u %08x%s\n", frames, t / 1000000000ULL, (t / 1000ULL) % 1000000ULL,
-                text, (long long)b.timestamp.tv_sec, (long)b.timestamp.tv_usec, b.sequence, hash, late ? " late" : "");
+        fprintf(logf_, "frame %lu %llu.%06llu %s %lld.%06ld %u %08x%s done=%lld.%06ld\n", frames, t / 1000000000ULL, (t / 1000ULL) % 1000000ULL,
+                text, (long long)b.timestamp.tv_sec, (long)b.timestamp.tv_usec, b.sequence, hash, late ? " late" : "",
+                (long long)done.tv_sec, done.tv_nsec / 1000);
         frames++;
         if (xioctl(fd, VIDIOC_QBUF, &b) < 0) logerr("VIDIOC_QBUF");
         if (delay_ms > 0) usleep((useconds_t)delay_ms * 1000);

@@ -223,6 +223,7 @@ mark() { echo "$EPOCHREALTIME $2 $3" >> "$1"; }
 # (FOLDCAM_E2E_KEEP=1 keeps them on the host).
 vcam_cleanup() {
     pin_release
+    vcam_watch_stop
     reader_stop
     vcam_stop
     mkdir -p "$E2E_LOGS/vcam"
@@ -271,3 +272,62 @@ vcam_cameras_held() {
 }
 vcam_holds_no_camera() { [ -z "$(vcam_cameras_held "$@")" ]; }
 vcam_holds_camera() { [ -n "$(vcam_cameras_held "$@")" ]; }
+
+# vcam_watch_start: a `foldcamctl watch` subscriber stamping each posture and virtualCamera event
+# as it arrives ($VCAM_WATCH), for vcam_switch_mark; vcam_hinge DEGREES moves the hinge and
+# stamps the write ($VCAM_WRITES). vcam_watch_stop ends the subscriber.
+VCAM_WATCH=$VCAM_DIR/switch.watch
+VCAM_WRITES=$VCAM_DIR/switch.writes
+VCAM_WATCHER=
+vcam_watch_start() {
+    vcam_watch_stop
+    : > "$VCAM_WATCH"
+    : > "$VCAM_WRITES"
+    ctl --json watch posture virtualCamera > >(while IFS= read -r line; do echo "$EPOCHREALTIME $line"; done > "$VCAM_WATCH") 2> /dev/null &
+    VCAM_WATCHER=$!
+}
+vcam_watch_stop() {
+    [ -n "$VCAM_WATCHER" ] || return 0
+    kill "$VCAM_WATCHER" 2> /dev/null
+    wait "$VCAM_WATCHER" 2> /dev/null
+    VCAM_WATCHER=
+}
+vcam_hinge() {
+    echo "$EPOCHREALTIME $1" >> "$VCAM_WRITES"
+    set_angle "$1"
+}
+# vcam_fold_is DEGREES: the running daemon's hinge angle is DEGREES.
+vcam_fold_is() { ctl --json status | grep -q "\"hinges\":{\"fold\":$1[.,}]"; }
+
+# vcam_switch_mark EVENTS LABEL COLOUR SINCE SOURCE: for vcam-analyse, appends to EVENTS the
+# write of the hinge angle that made SOURCE the source (the first such switch after SINCE): the
+# posture event just before the virtualCamera event naming SOURCE gives the angle. Prints the
+# time from that write to the posture event's arrival (the decision, as a subscriber sees it),
+# in ms; false (and prints nothing) when no such write was found.
+vcam_switch_mark() {
+    local at decided
+    read -r at decided < <(python3 - "$VCAM_WATCH" "$VCAM_WRITES" "$4" "$5" <<'PY'
+import json, sys
+watch, writes, since, source = sys.argv[1], sys.argv[2], float(sys.argv[3]), sys.argv[4]
+angle = decided = None
+for line in open(watch):
+    stamp, _, text = line.partition(" ")
+    try:
+        event = json.loads(text)
+    except ValueError:
+        continue
+    if float(stamp) <= since:
+        continue
+    if event.get("event") == "posture":
+        angle, decided = event["data"]["hinges"]["fold"], float(stamp)
+    elif event.get("event") == "virtualCamera" and event["data"].get("source") == source and angle is not None:
+        made = [float(t) for t, a in (l.split() for l in open(writes)) if float(t) > since and float(a) == angle]
+        if made:
+            print("%.6f %.6f" % (made[-1], decided))
+        break
+PY
+)
+    [ -n "$at" ] || return 1
+    echo "$at $2 $3" >> "$1"
+    awk -v a="$at" -v d="$decided" 'BEGIN { printf "%.0f\n", (d - a) * 1000 }'
+}
