@@ -42,10 +42,13 @@ struct fpw_input {
     ffc_layout layout;      // the negotiated format's: copied (YUYV) or converted (RGB, BGR)
     int swap_red_blue;      // its RGB and BGR are named the wrong way round (see the header)
     // Watched until its first frame: a node that is listed but cannot feed gives no other sign
-    // (WirePlumber 0.4 removes the stream or leaves it paused forever; 0.5 errors it).
+    // (WirePlumber 0.4 removes the stream or leaves it paused forever; 0.5 errors it). Then
+    // watched for a stall: a camera that stays linked but stops sending would stop the node's
+    // frames too, since the camera drives the node's graph.
     char target[64];
-    struct spa_source *timer; // the link timeout: for a format, then for the first frame
-    uint32_t timeout_ms;
+    struct spa_source *timer; // the link timeout (a format, then the first frame); then the stall watch
+    uint32_t timeout_ms, stall_ms;
+    uint64_t last_frame_ns; // CLOCK_MONOTONIC of the newest frame
     int negotiated, delivered, failed;
 };
 
@@ -66,13 +69,12 @@ struct fpw_node {
     struct fpw_input *current; // feeds the output
     struct fpw_input *next;    // started, promoted at its first frame
     fpw_state_fn on_state;
-    fpw_input_failed_fn on_input_failed;
+    fpw_input_fn on_input;
     void *user;
     // Streaming: the output stream streams and a link leads from it (a reader). In its camera's
     // graph the node keeps running after its last reader leaves, so the state alone cannot say.
     int streaming, stream_running;
-    uint32_t readers[16]; // the links from the node, by global id
-    uint32_t n_readers;
+    struct pw_array readers; // the links from the node, by global id (uint32_t)
     uint64_t seq, forwarded, converted, placeholders, switches;
 };
 
@@ -128,8 +130,10 @@ static void on_link(struct fpw_connection *c, uint32_t id, const struct spa_dict
     if (!from) return;
     struct fpw_node *n;
     spa_list_for_each(n, &c->nodes, link) {
-        if (pw_stream_get_node_id(n->output) != (uint32_t)atoi(from) || n->n_readers == SPA_N_ELEMENTS(n->readers)) continue;
-        n->readers[n->n_readers++] = id;
+        if (pw_stream_get_node_id(n->output) != (uint32_t)atoi(from)) continue;
+        uint32_t *reader = pw_array_add(&n->readers, sizeof *reader);
+        if (!reader) continue; // out of memory: one reader fewer counted
+        *reader = id;
         update_streaming(n);
     }
 }
@@ -167,9 +171,10 @@ static void on_registry_global_remove(void *data, uint32_t id) {
     }
     struct fpw_node *n;
     spa_list_for_each(n, &c->nodes, link) {
-        for (uint32_t i = 0; i < n->n_readers; i++) {
-            if (n->readers[i] != id) continue;
-            n->readers[i] = n->readers[--n->n_readers];
+        uint32_t *reader;
+        pw_array_for_each(reader, &n->readers) {
+            if (*reader != id) continue;
+            pw_array_remove(&n->readers, reader);
             update_streaming(n);
             break;
         }
@@ -345,25 +350,47 @@ static void input_release(struct fpw_input *in) {
     free(in);
 }
 
-static void arm_input_timer(struct fpw_input *in, int on) {
-    uint64_t ns = on ? (uint64_t)in->timeout_ms * SPA_NSEC_PER_MSEC : 0;
-    struct timespec value = {(time_t)(ns / SPA_NSEC_PER_SEC), (long)(ns % SPA_NSEC_PER_SEC)}, interval = {0, 0};
-    if (on && !ns) value.tv_nsec = 1; // 0 would disarm
+static uint64_t monotonic_ns(void) {
+    struct timespec now;
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    return SPA_TIMESPEC_TO_NSEC(&now);
+}
+
+// `ms` from now, then every `every_ms` (0: once); 0 and 0 disarm.
+static void arm_input_timer(struct fpw_input *in, uint32_t ms, uint32_t every_ms) {
+    uint64_t ns = (uint64_t)ms * SPA_NSEC_PER_MSEC, period = (uint64_t)every_ms * SPA_NSEC_PER_MSEC;
+    struct timespec value = {(time_t)(ns / SPA_NSEC_PER_SEC), (long)(ns % SPA_NSEC_PER_SEC)};
+    struct timespec interval = {(time_t)(period / SPA_NSEC_PER_SEC), (long)(period % SPA_NSEC_PER_SEC)};
     pw_loop_update_timer(pw_thread_loop_get_loop(in->node->connection->loop), in->timer, &value, &interval, false);
 }
 
+static void arm_link_timeout(struct fpw_input *in) { arm_input_timer(in, in->timeout_ms ? in->timeout_ms : 1, 0); }
+
 // Reports the input failed, once; it feeds nothing from now on (Swift decides what shows).
-static void input_fail(struct fpw_input *in, const char *reason) {
-    if (in->failed || in->delivered) return;
+static void report_failure(struct fpw_input *in, fpw_input_event event, const char *reason) {
     in->failed = 1;
-    arm_input_timer(in, 0);
-    if (in->node->on_input_failed) in->node->on_input_failed(in->node->user, in->target, reason);
+    arm_input_timer(in, 0, 0);
+    if (in->node->on_input) in->node->on_input(in->node->user, in->target, event, reason);
+}
+
+// A failure to start. After the first frame only a stall counts: a stream that ends then does
+// so because its node went away, which the registry reports.
+static void input_fail(struct fpw_input *in, const char *reason) {
+    if (!in->failed && !in->delivered) report_failure(in, FPW_INPUT_FAILED, reason);
 }
 
 static void on_input_timeout(void *data, uint64_t expirations) {
     (void)expirations;
     struct fpw_input *in = data;
     char reason[160];
+    if (in->delivered) {
+        // The stall watch, every quarter of the bound: reported within 1.25 times it.
+        uint64_t quiet = monotonic_ns() - in->last_frame_ns;
+        if (in->failed || quiet < (uint64_t)in->stall_ms * SPA_NSEC_PER_MSEC) return;
+        snprintf(reason, sizeof reason, "it stopped sending frames (none for %.1f s)", quiet / 1e9);
+        report_failure(in, FPW_INPUT_STALLED, reason);
+        return;
+    }
     snprintf(reason, sizeof reason, in->negotiated ? "a format was agreed, but no frame came within %.1f s"
                                                    : "no format was agreed within %.1f s (the node offers none the companion takes, or WirePlumber's link to it failed)",
              in->timeout_ms / 1000.0);
@@ -399,10 +426,13 @@ static void on_input_process(void *data) {
     }
     if (in->held) pw_stream_queue_buffer(in->stream, in->held);
     in->held = newest;
+    in->last_frame_ns = monotonic_ns();
     if (!in->delivered && !in->failed) {
         in->delivered = 1;
-        arm_input_timer(in, 0);
+        uint32_t check = in->stall_ms / 4 ? in->stall_ms / 4 : 1;
+        arm_input_timer(in, check, check);
         struct fpw_node *n = in->node;
+        if (n->on_input) n->on_input(n->user, in->target, FPW_INPUT_DELIVERED, "");
         if (in == n->current) join_group(in);
         else if (in == n->next) {
             // Promoted on the loop, outside this callback (the old input's stream is destroyed).
@@ -436,7 +466,7 @@ static void on_input_param_changed(void *data, uint32_t id, const struct spa_pod
     in->layout = rgb ? FFC_RGB24 : bgr ? FFC_BGR24 : FFC_YUYV;
     if (!in->negotiated && !in->delivered && !in->failed) {
         in->negotiated = 1;
-        arm_input_timer(in, 1); // now the bound on the first frame
+        arm_link_timeout(in); // now the bound on the first frame
     }
     reply_buffers(in->stream, in->node->width * ffc_bytes_per_pixel(in->layout), in->node->height, 0);
 }
@@ -461,7 +491,8 @@ static const struct pw_stream_events input_events = {
 // placeholder. Called once per cycle of the node's graph: the camera's while one delivers.
 static void on_output_process(void *data) {
     struct fpw_node *n = data;
-    struct pw_buffer *source = n->current ? n->current->held : NULL;
+    // A stalled input's frames stop here, should it send again: Swift decides what shows.
+    struct pw_buffer *source = n->current && !n->current->failed ? n->current->held : NULL;
     struct timespec now;
     clock_gettime(CLOCK_MONOTONIC, &now);
     if (!source) {
@@ -550,7 +581,7 @@ static void on_output_state(void *data, enum pw_stream_state old, enum pw_stream
 }
 
 static void update_streaming(struct fpw_node *n) {
-    int streaming = n->stream_running && n->n_readers > 0;
+    int streaming = n->stream_running && pw_array_get_len(&n->readers, uint32_t) > 0;
     if (streaming == n->streaming) return;
     n->streaming = streaming;
     n->on_state(n->user, streaming);
@@ -570,7 +601,7 @@ static const struct pw_stream_events output_events = {
 
 fpw_node *fpw_node_new(fpw_connection *c, const char *properties, uint32_t spa_video_format,
                        uint32_t width, uint32_t height, uint32_t bytes_per_pixel, uint32_t fps_num,
-                       uint32_t fps_den, fpw_state_fn on_state, fpw_input_failed_fn on_input_failed, void *user,
+                       uint32_t fps_den, fpw_state_fn on_state, fpw_input_fn on_input, void *user,
                        char *error, size_t error_size) {
     struct fpw_node *n = calloc(1, sizeof *n);
     if (!n) return NULL;
@@ -583,8 +614,9 @@ fpw_node *fpw_node_new(fpw_connection *c, const char *properties, uint32_t spa_v
     n->fps_num = fps_num;
     n->fps_den = fps_den ? fps_den : 1;
     n->on_state = on_state;
-    n->on_input_failed = on_input_failed;
+    n->on_input = on_input;
     n->user = user;
+    pw_array_init(&n->readers, 16 * sizeof(uint32_t));
     n->placeholder = calloc(1, n->frame_size);
     if (!n->placeholder) { free(n); return NULL; }
     static int nodes; // under the loop's lock
@@ -628,6 +660,7 @@ void fpw_node_destroy(fpw_node *n) {
     spa_hook_remove(&n->output_listener);
     pw_stream_destroy(n->output);
     pw_thread_loop_unlock(loop);
+    pw_array_clear(&n->readers);
     free(n->placeholder);
     free(n);
 }
@@ -646,12 +679,13 @@ void fpw_node_set_transforms(fpw_node *n, const uint32_t transforms[8]) {
 }
 
 int fpw_node_connect_input(fpw_node *n, const char *target, const uint32_t transforms[8], int swap_red_blue,
-                           uint32_t timeout_ms) {
+                           uint32_t timeout_ms, uint32_t stall_ms) {
     struct fpw_input *in = calloc(1, sizeof *in);
     if (!in) return -ENOMEM;
     in->node = n;
     in->swap_red_blue = swap_red_blue;
     in->timeout_ms = timeout_ms;
+    in->stall_ms = stall_ms;
     snprintf(in->target, sizeof in->target, "%s", target);
     memcpy(in->transforms, transforms, sizeof in->transforms);
     pw_thread_loop_lock(n->connection->loop);
@@ -682,7 +716,7 @@ int fpw_node_connect_input(fpw_node *n, const char *target, const uint32_t trans
         input_release(n->next); // a newer decision replaces a switch still under way
         n->next = in;
     }
-    if (result >= 0 && !in->failed) arm_input_timer(in, 1);
+    if (result >= 0 && !in->failed) arm_link_timeout(in);
     pw_thread_loop_unlock(n->connection->loop);
     return result;
 }

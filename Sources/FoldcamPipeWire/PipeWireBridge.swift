@@ -13,13 +13,14 @@ import FoldcamCore
 /// drawn upright and carries none.
 ///
 /// A camera node that is listed but cannot feed (WirePlumber will not link it, no format is
-/// agreed, no frame comes: `inputFailed`) is unlinkable until it leaves the registry or a fresh
-/// decision names its camera again: another node that matches the camera feeds instead, else
+/// agreed, no frame comes, or its frames stop: `inputFailed`) is unlinkable until it leaves
+/// the registry or a fresh decision names its camera again: another node that matches the camera feeds instead, else
 /// the node shows "camera unavailable" saying why, and the camera is left out of what the
 /// companion tells foldcamd it sees (`seenCameras`), so that foldcamd can decide on another.
 /// While it stays the decided camera's only listed node, it is tried again on a backoff
 /// (`retryDelays`, `Action.retryLater`): what failed may work later (a camera another
-/// program held), and nothing else would try it.
+/// program held), and nothing else would try it. A retry whose stream delivers ends the backoff
+/// (`inputDelivered`): the node's next failure is news again.
 public struct PipeWireBridge: Sendable {
     public enum Input: Sendable, Equatable {
         case daemon(DaemonView)
@@ -31,8 +32,10 @@ public struct PipeWireBridge: Sendable {
         /// Every Video/Source node the registry lists now (foldcam's own included).
         case cameraNodes([CameraNode])
         /// The input stream connected to the camera node `node` (its `CameraNode.target`) for
-        /// this virtual camera failed before its first frame: why.
+        /// this virtual camera failed before its first frame, or stopped sending frames: why.
         case inputFailed(virtualCamera: String, node: String, reason: String)
+        /// An input stream connected to the camera node `node` delivered its first frame.
+        case inputDelivered(node: String)
         /// The timer of `Action.retryLater` for camera node `node` went off.
         case retryDue(node: String, attempt: Int)
     }
@@ -126,6 +129,8 @@ public struct PipeWireBridge: Sendable {
         case let .inputFailed(_, target, reason):
             guard nodes.contains(where: { $0.target == target }) else { break }
             unlinkable[target] = reason
+        case let .inputDelivered(target):
+            retries[target] = nil
         case let .retryDue(target, attempt):
             guard retries[target] == attempt, unlinkable[target] != nil else { break }
             guard !waitingFor(target).isEmpty else {

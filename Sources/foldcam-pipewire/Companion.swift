@@ -9,13 +9,8 @@ import FoldcamPipeWire
 struct Companion {
     let rig: Rig
     let socketPath: String?
-    /// Seconds a camera node has to agree a format, then to deliver its first frame.
-    let linkTimeout: Double
+    let timeouts: InputTimeouts
     let log: Log
-
-    /// Room for a libcamera camera under a slow machine: in the e2e tier's emulated guest (qemu
-    /// TCG), PipeWire 1.4.2's vimc node took 14 s for a reader's first ten frames.
-    static let defaultLinkTimeout = 20.0
 
     func run() async throws(CompanionError) {
         let (stream, continuation) = AsyncStream.makeStream(of: CompanionEvent.self, bufferingPolicy: .unbounded)
@@ -28,7 +23,7 @@ struct Companion {
             }
         }
         defer { feed.cancel() }
-        var state = LoopState(rig: rig, linkTimeout: linkTimeout)
+        var state = LoopState(rig: rig, timeouts: timeouts)
         for await event in stream {
             for input in try await state.inputs(for: event, connection: connection, events: events, log: log) {
                 for action in state.bridge.handle(input) { state.perform(action, serverVersion: connection.serverVersion, events: events, log: log) }
@@ -36,6 +31,18 @@ struct Companion {
             await state.reportSinks(log: log)
         }
     }
+}
+
+/// How long a camera node's stream may keep the companion waiting before it counts as one that
+/// cannot feed (`--link-timeout`, `--stall-timeout`).
+struct InputTimeouts: Sendable {
+    /// Seconds to agree a format, then again to deliver the first frame. Room for a libcamera
+    /// camera under a slow machine: in the e2e tier's emulated guest (qemu TCG), PipeWire
+    /// 1.4.2's vimc node took 14 s for a reader's first ten frames.
+    var link = 20.0
+    /// Seconds between frames after the first: a camera that stays linked but stops sending
+    /// drives the node no more, and its reader would wait for ever.
+    var stall = 3.0
 }
 
 /// The loop's state: the topics' latest values, the registry's nodes, the published nodes.
@@ -56,11 +63,11 @@ struct LoopState {
     /// matches do not describe, so none is used.
     var wrongRig: String?
     let rig: Rig
-    let linkTimeout: Double
+    let timeouts: InputTimeouts
 
-    init(rig: Rig, linkTimeout: Double) {
+    init(rig: Rig, timeouts: InputTimeouts) {
         self.rig = rig
-        self.linkTimeout = linkTimeout
+        self.timeouts = timeouts
         bridge = PipeWireBridge(rig: rig)
     }
 
@@ -106,7 +113,13 @@ struct LoopState {
         case let .streaming(id, on):
             log.info("foldcam-pipewire: node \(FoldcamNode.name(virtualCamera: id)) \(on ? "streaming (a consumer reads it)" : "not streaming")")
             return [.output(virtualCamera: id, streaming: on)]
-        case let .inputFailed(id, target, reason):
+        case let .inputDelivered(id, target):
+            if bridge.isRetrying(target) {
+                let name = (registry.values.first { $0.target == target }?.name).map { "\($0) (object.serial \(target))" } ?? target
+                log.notice("foldcam-pipewire: \(FoldcamNode.name(virtualCamera: id)): camera node \(name), tried again, feeds it")
+            }
+            return [.inputDelivered(node: target)]
+        case let .inputFailed(id, target, reason, stalled):
             guard let node = registry.values.first(where: { $0.target == target }) else {
                 // The node left the registry meanwhile: its removal says what matters.
                 log.info("foldcam-pipewire: \(FoldcamNode.name(virtualCamera: id)): the stream to camera node \(target), gone meanwhile, ended: \(reason)")
@@ -116,7 +129,7 @@ struct LoopState {
                 // Warned at the first failure; a retry that fails again is a step of the backoff.
                 log.info("foldcam-pipewire: \(FoldcamNode.name(virtualCamera: id)): camera node \(node.name ?? target) (object.serial \(target)), tried again, still cannot feed it: \(reason)")
             } else {
-                log.warning("foldcam-pipewire: \(Self.inputFailure(node: node, reason: reason, virtualCamera: id, mode: published[id]?.mode, rig: rig))")
+                log.warning("foldcam-pipewire: \(Self.inputFailure(node: node, reason: reason, stalled: stalled, virtualCamera: id, mode: published[id]?.mode, rig: rig))")
             }
             return [.inputFailed(virtualCamera: id, node: target, reason: reason)]
         case let .retryDue(target, attempt):
@@ -127,15 +140,17 @@ struct LoopState {
     }
 
     /// The warning for a camera node that cannot feed: which node, why, what to do.
-    static func inputFailure(node: CameraNode, reason: String, virtualCamera id: String, mode: CameraMode?, rig: Rig) -> String {
+    static func inputFailure(node: CameraNode, reason: String, stalled: Bool, virtualCamera id: String, mode: CameraMode?, rig: Rig) -> String {
         let name = node.name.map { "\($0) (object.serial \(node.target ?? "?"))" } ?? (node.target ?? "?")
         let camera = rig.cameras.first { $0.pipewire?.matches(node.properties) ?? false }?.id
         let size = mode.map { " at \($0.width)x\($0.height)" } ?? ""
+        let check = stalled
+            ? "Check what else uses the camera (pw-top) and the kernel's log, or raise --stall-timeout for a camera that pauses"
+            : "Check with pw-dump that its media.type is Video and that it offers YUY2, RGB or BGR\(size)"
         return "\(FoldcamNode.name(virtualCamera: id)): camera node \(name)\(camera.map { " of rig camera \(ClientText.quoted($0))" } ?? "") cannot feed it: "
             + "\(reason). While foldcamd still decides on its camera, it is tried again after \(PipeWireBridge.retryDelays.map(String.init).joined(separator: ", ")) s, then every \(PipeWireBridge.retryDelays.last!) s; "
             + "at once when it is listed anew or foldcamd decides on its camera again. "
-            + "Check with pw-dump that its media.type is Video and that it offers YUY2, RGB or BGR\(size), "
-            + "or give the rig camera a \"pipewire\" match of a node that does (docs/pipewire.md)"
+            + "\(check), or give the rig camera a \"pipewire\" match of a node that does (docs/pipewire.md)"
     }
 
     /// Tells foldcamd what each published node does and which rig cameras this session's
@@ -181,7 +196,7 @@ struct LoopState {
         case let .connectInput(id, target, transform):
             let camera = registry.values.first { $0.target == target }
             let swap = camera.map { LibcameraColourOrder.swapsRedAndBlue($0, pipewireVersion: serverVersion) } ?? false
-            let result = published[id]?.connectInput(target, transform: transform, swapRedAndBlue: swap, timeout: linkTimeout) ?? 0
+            let result = published[id]?.connectInput(target, transform: transform, swapRedAndBlue: swap, timeouts: timeouts) ?? 0
             let name = (camera?.name).map { "\($0) (object.serial \(target))" } ?? target
             if result < 0 { log.error("foldcam-pipewire: \(FoldcamNode.name(virtualCamera: id)): cannot consume \(name) (error \(-result))") }
             let swapped = swap ? "; its RGB and BGR taken the other way round (a libcamera node of PipeWire \(serverVersion), before 1.1.81)" : ""

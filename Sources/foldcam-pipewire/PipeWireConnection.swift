@@ -10,8 +10,11 @@ enum CompanionEvent: Sendable {
     case nodeAdded(CameraNode)
     case nodeRemoved(UInt32)
     case streaming(virtualCamera: String, Bool)
-    /// The input stream to camera node `node` (its target) failed before its first frame: why.
-    case inputFailed(virtualCamera: String, node: String, reason: String)
+    /// The input stream to camera node `node` (its target) delivered its first frame.
+    case inputDelivered(virtualCamera: String, node: String)
+    /// The input stream to camera node `node` (its target) failed before its first frame, or
+    /// (`stalled`) sent none for the stall bound after it: why.
+    case inputFailed(virtualCamera: String, node: String, reason: String, stalled: Bool)
     /// A camera node that failed to feed is due to be tried again (`PipeWireBridge.Action.retryLater`).
     case retryDue(node: String, attempt: Int)
     case failed(String)
@@ -90,9 +93,11 @@ final class PublishedNode {
                 let node = Unmanaged<NodeEvents>.fromOpaque(user!).takeUnretainedValue()
                 node.events.continuation.yield(.streaming(virtualCamera: node.virtualCamera, streaming != 0))
             },
-            { user, target, reason in
+            { user, target, event, reason in
                 let node = Unmanaged<NodeEvents>.fromOpaque(user!).takeUnretainedValue()
-                node.events.continuation.yield(.inputFailed(virtualCamera: node.virtualCamera, node: String(cString: target!), reason: String(cString: reason!)))
+                let (id, target) = (node.virtualCamera, String(cString: target!))
+                node.events.continuation.yield(event == FPW_INPUT_DELIVERED ? .inputDelivered(virtualCamera: id, node: target)
+                                               : .inputFailed(virtualCamera: id, node: target, reason: String(cString: reason!), stalled: event == FPW_INPUT_STALLED))
             },
             events.toOpaque(), &error, error.count)
         guard let node else {
@@ -114,11 +119,14 @@ final class PublishedNode {
     /// The new input's frames carry `transform` after whatever residual each one has, from its
     /// first frame on.
     /// `swapRedAndBlue`: the camera's RGB and BGR are named the wrong way round
-    /// (`LibcameraColourOrder`). `timeout`: seconds to agree a format, then again to the first
-    /// frame, before the input is reported failed (`CompanionEvent.inputFailed`).
-    func connectInput(_ target: String, transform: VideoTransform, swapRedAndBlue: Bool, timeout: Double) -> Int32 {
-        let milliseconds = UInt32(min(max(timeout * 1000, 1), Double(UInt32.max)))
-        return transform.table.withUnsafeBufferPointer { fpw_node_connect_input(pointer, target, $0.baseAddress, swapRedAndBlue ? 1 : 0, milliseconds) }
+    /// (`LibcameraColourOrder`). `timeouts`: seconds to agree a format, then again to the first
+    /// frame, before the input is reported failed; then the longest gap between frames before it
+    /// is reported stalled (`CompanionEvent.inputFailed`).
+    func connectInput(_ target: String, transform: VideoTransform, swapRedAndBlue: Bool, timeouts: InputTimeouts) -> Int32 {
+        let milliseconds = { (seconds: Double) in UInt32(min(max(seconds * 1000, 1), Double(UInt32.max))) }
+        return transform.table.withUnsafeBufferPointer {
+            fpw_node_connect_input(pointer, target, $0.baseAddress, swapRedAndBlue ? 1 : 0, milliseconds(timeouts.link), milliseconds(timeouts.stall))
+        }
     }
     func disconnectInput() { fpw_node_disconnect_input(pointer) }
     /// The last connected input's transform, after whatever residual each of its frames carries.

@@ -8,18 +8,20 @@ import Glibc
 let log = Log()
 let defaultConfig = "/etc/foldcam/foldcam.json"
 let usage = """
-    usage: foldcam-pipewire [--rig PRESET|PATH | --config PATH] [--socket PATH] [--link-timeout SECONDS] | --version
+    usage: foldcam-pipewire [--rig PRESET|PATH | --config PATH] [--socket PATH] [--link-timeout SECONDS] [--stall-timeout SECONDS] | --version
       the rig foldcamd runs: --rig, or the "rig" of its configuration (default \(defaultConfig))
       --link-timeout: how long a camera node may take to agree a format, then to deliver its first
-      frame, before it counts as one that cannot feed (default \(Int(Companion.defaultLinkTimeout)))
+      frame, before it counts as one that cannot feed (default \(Int(InputTimeouts().link)))
+      --stall-timeout: how long a camera node that delivered may then send no frame before it
+      counts as one that cannot feed (default \(Int(InputTimeouts().stall)))
     """
 var rigSpec: String?
 var configPath: String?
 var socketPath: String?
-var linkTimeout = Companion.defaultLinkTimeout
+var timeouts = InputTimeouts()
 var arguments = Array(CommandLine.arguments.dropFirst())[...]
 while let argument = arguments.popFirst() {
-    let options = ["--rig", "--config", "--socket", "--link-timeout"]
+    let options = ["--rig", "--config", "--socket", "--link-timeout", "--stall-timeout"]
     if options.contains(argument) && arguments.isEmpty {
         log.error("foldcam-pipewire: \(argument) needs a value\n\(usage)")
         exit(2)
@@ -28,13 +30,13 @@ while let argument = arguments.popFirst() {
     case "--rig": rigSpec = arguments.popFirst()
     case "--config": configPath = arguments.popFirst()
     case "--socket": socketPath = arguments.popFirst()
-    case "--link-timeout":
+    case "--link-timeout", "--stall-timeout":
         let text = arguments.popFirst()!
         guard let seconds = Double(text), seconds.isFinite, seconds >= 0.1, seconds <= 600 else {
-            log.error("foldcam-pipewire: --link-timeout \(ClientText.quoted(text)): give seconds from 0.1 to 600\n\(usage)")
+            log.error("foldcam-pipewire: \(argument) \(ClientText.quoted(text)): give seconds from 0.1 to 600\n\(usage)")
             exit(2)
         }
-        linkTimeout = seconds
+        if argument == "--link-timeout" { timeouts.link = seconds } else { timeouts.stall = seconds }
     case "--help", "-h":
         print(usage)
         exit(0)
@@ -79,7 +81,7 @@ do {
     exit(2)
 }
 do {
-    try await Companion(rig: rig, socketPath: socketPath, linkTimeout: linkTimeout, log: log).run()
+    try await Companion(rig: rig, socketPath: socketPath, timeouts: timeouts, log: log).run()
 } catch {
     log.error("foldcam-pipewire: \(error)")
     exit(1)

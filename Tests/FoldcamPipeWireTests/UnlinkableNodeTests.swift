@@ -124,6 +124,23 @@ import Testing
         #expect(announced == [5, 10, 30, 60], "each step is logged once")
     }
 
+    /// A camera whose stream was tried again and delivered, then stalled: news again (a
+    /// warning), and the backoff starts afresh at 5 s; a timer left from the old backoff is stale.
+    @Test func aRetryThatDeliversEndsTheBackoff() throws {
+        var bridge = try streamingOnOuter()
+        _ = fail(&bridge)
+        _ = bridge.handle(.retryDue(node: "77", attempt: 1))
+        _ = fail(&bridge)
+        #expect(bridge.handle(.retryDue(node: "77", attempt: 2)) == [.connectInput(virtualCamera: "viewed", node: "77", transform: .none)])
+        #expect(bridge.isRetrying("77"))
+        #expect(bridge.handle(.inputDelivered(node: "77")) == [])
+        #expect(!bridge.isRetrying("77"), "its next failure is news")
+        #expect(bridge.feed("viewed") == .node("77"))
+        guard case let .retryLater(_, _, seconds, attempt, newDelay)? = fail(&bridge) else { Issue.record("no retry after the stall"); return }
+        #expect(seconds == 5 && attempt == 1 && newDelay)
+        #expect(bridge.feed("viewed") == .unavailable("camera node libcamera_input.front (object.serial 77) of rig camera \"outer-front\" cannot feed: no frame"))
+    }
+
     @Test func aStaleTimerDoesNothing() throws {
         var bridge = try streamingOnOuter()
         _ = fail(&bridge)

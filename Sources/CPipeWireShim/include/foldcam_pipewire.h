@@ -18,10 +18,19 @@ typedef void (*fpw_global_remove_fn)(void *user, uint32_t id);
 typedef void (*fpw_error_fn)(void *user, const char *message);
 /// A node's output stream changed state: 1 while streaming (someone consumes it), else 0.
 typedef void (*fpw_state_fn)(void *user, int streaming);
-/// An input stream (to the camera node `target`) failed before its first frame: WirePlumber
-/// would not link it, PipeWire stopped it, or the link timeout passed with no format agreed or
-/// no frame. Once per input; `reason` says which.
-typedef void (*fpw_input_failed_fn)(void *user, const char *target, const char *reason);
+/// What became of an input stream (to the camera node `target`).
+typedef enum {
+    /// Its first frame came (`reason` is "").
+    FPW_INPUT_DELIVERED,
+    /// It failed before its first frame: WirePlumber would not link it, PipeWire stopped it, or
+    /// the link timeout passed with no format agreed or no frame.
+    FPW_INPUT_FAILED,
+    /// It delivered, then sent no frame for the stall bound.
+    FPW_INPUT_STALLED,
+} fpw_input_event;
+/// Once per event and input; after a failure or a stall the input feeds nothing more. `reason`
+/// says why it failed.
+typedef void (*fpw_input_fn)(void *user, const char *target, fpw_input_event event, const char *reason);
 
 /// Connects to the user's PipeWire (thread loop started, registry watched). NULL on failure,
 /// with the reason in `error`.
@@ -36,7 +45,7 @@ void fpw_server_version(fpw_connection *connection, char *version, size_t size);
 /// size, frame rate). Shows the placeholder until a frame arrives.
 fpw_node *fpw_node_new(fpw_connection *connection, const char *properties, uint32_t spa_video_format,
                        uint32_t width, uint32_t height, uint32_t bytes_per_pixel, uint32_t fps_num,
-                       uint32_t fps_den, fpw_state_fn on_state, fpw_input_failed_fn on_input_failed, void *user,
+                       uint32_t fps_den, fpw_state_fn on_state, fpw_input_fn on_input, void *user,
                        char *error, size_t error_size);
 void fpw_node_destroy(fpw_node *node);
 /// The frame shown while no input delivers (copied; `size` must be width*height*bpp).
@@ -49,10 +58,13 @@ void fpw_node_set_placeholder(fpw_node *node, const uint8_t *bytes, size_t size)
 /// placeholder carries none. `swap_red_blue`: the camera's RGB is really BGR and the other way
 /// round (a libcamera node of PipeWire < 1.1.81: FoldcamPipeWire's LibcameraColourOrder).
 /// `timeout_ms`: the bound on agreeing a format, and again on the first frame after it; past
-/// it, the input is reported failed (fpw_input_failed_fn) and feeds nothing.
+/// it, the input is reported failed (FPW_INPUT_FAILED) and feeds nothing. `stall_ms`: after the
+/// first frame, the longest gap between frames; past it (seen within a quarter more), the input
+/// is reported stalled (FPW_INPUT_STALLED) and feeds nothing. While a camera delivers it drives
+/// the node, so without this a camera that stops would stop the node's frames too.
 /// Returns 0 or a negative errno.
 int fpw_node_connect_input(fpw_node *node, const char *target, const uint32_t transforms[8], int swap_red_blue,
-                           uint32_t timeout_ms);
+                           uint32_t timeout_ms, uint32_t stall_ms);
 /// Replaces the transforms of the input connected last (the one still starting, if a switch is
 /// under way): the same camera, turned otherwise.
 void fpw_node_set_transforms(fpw_node *node, const uint32_t transforms[8]);

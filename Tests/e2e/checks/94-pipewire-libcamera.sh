@@ -329,7 +329,9 @@ PY
         return 1
     fi
     chmod 0666 "$FOLDCAM_SOCKET"
-    "${as_user[@]}" setsid "$FOLDCAM_BIN/foldcam-pipewire" --config "$dir/foldcam.json" --socket "$FOLDCAM_SOCKET" > "$dir/companion.out" 2> "$dir/companion.log" &
+    # The stall bound as long as the link timeout: a starved TCG guest can hold vimc's frames back
+    # for seconds, and the host test checks the stall bound (Tests/pipewire/run).
+    "${as_user[@]}" setsid "$FOLDCAM_BIN/foldcam-pipewire" --config "$dir/foldcam.json" --socket "$FOLDCAM_SOCKET" --stall-timeout 20 > "$dir/companion.out" 2> "$dir/companion.log" &
     companion=$!
     published() { graph | grep -q '^foldcam.viewed '; }
     if ! wait_until 60 published; then
