@@ -493,15 +493,14 @@ static void on_output_process(void *data) {
     struct fpw_node *n = data;
     // A stalled input's frames stop here, should it send again: Swift decides what shows.
     struct pw_buffer *source = n->current && !n->current->failed ? n->current->held : NULL;
-    struct timespec now;
-    clock_gettime(CLOCK_MONOTONIC, &now);
+    uint64_t now = monotonic_ns();
     if (!source) {
         // Without a camera the graph is whichever PipeWire gives the node, whose cycles can come
         // far faster than the node's frame rate (an audio device's): the placeholder goes out at
         // most once a frame period (less a quarter, for the driver's jitter).
         uint64_t period = (uint64_t)SPA_NSEC_PER_SEC * n->fps_den / (n->fps_num ? n->fps_num : 30);
-        if (n->placeholder_ns && SPA_TIMESPEC_TO_NSEC(&now) - n->placeholder_ns < period - period / 4) return;
-        n->placeholder_ns = SPA_TIMESPEC_TO_NSEC(&now);
+        if (n->placeholder_ns && now - n->placeholder_ns < period - period / 4) return;
+        n->placeholder_ns = now;
     }
     struct pw_buffer *b = pw_stream_dequeue_buffer(n->output);
     if (!b) return;
@@ -534,7 +533,7 @@ static void on_output_process(void *data) {
     d->chunk->stride = (int32_t)n->stride;
     struct spa_meta_header *header = spa_buffer_find_meta_data(buffer, SPA_META_Header, sizeof *header);
     if (header) {
-        header->pts = SPA_TIMESPEC_TO_NSEC(&now);
+        header->pts = (int64_t)now;
         header->flags = 0;
         header->seq = n->seq++;
         header->dts_offset = 0;
@@ -710,7 +709,10 @@ int fpw_node_connect_input(fpw_node *n, const char *target, const uint32_t trans
         if (in->stream) { spa_hook_remove(&in->listener); pw_stream_destroy(in->stream); }
         pw_loop_destroy_source(pw_thread_loop_get_loop(n->connection->loop), in->timer);
         free(in);
-    } else if (!n->current) {
+    } else if (!n->current || n->current->failed) {
+        // A stalled current input goes now: left in the node's group, its hung camera would
+        // hold the node's frames (the placeholder too) until the new input's first frame.
+        input_release(n->current);
         n->current = in;
     } else {
         input_release(n->next); // a newer decision replaces a switch still under way

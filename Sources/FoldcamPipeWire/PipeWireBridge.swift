@@ -14,8 +14,8 @@ import FoldcamCore
 ///
 /// A camera node that is listed but cannot feed (WirePlumber will not link it, no format is
 /// agreed, no frame comes, or its frames stop: `inputFailed`) is unlinkable until it leaves
-/// the registry or a fresh decision names its camera again: another node that matches the camera feeds instead, else
-/// the node shows "camera unavailable" saying why, and the camera is left out of what the
+/// the registry or a fresh decision names its camera again: another node that matches the
+/// camera feeds instead, else the node shows "camera unavailable" saying why, and the camera is left out of what the
 /// companion tells foldcamd it sees (`seenCameras`), so that foldcamd can decide on another.
 /// While it stays the decided camera's only listed node, it is tried again on a backoff
 /// (`retryDelays`, `Action.retryLater`): what failed may work later (a camera another
@@ -130,7 +130,9 @@ public struct PipeWireBridge: Sendable {
             guard nodes.contains(where: { $0.target == target }) else { break }
             unlinkable[target] = reason
         case let .inputDelivered(target):
-            retries[target] = nil
+            // Not once it failed meanwhile (another virtual camera's stream to it): its retry
+            // timer is the live one.
+            if unlinkable[target] == nil { retries[target] = nil }
         case let .retryDue(target, attempt):
             guard retries[target] == attempt, unlinkable[target] != nil else { break }
             guard !waitingFor(target).isEmpty else {

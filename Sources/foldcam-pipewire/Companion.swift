@@ -150,7 +150,7 @@ struct LoopState {
         return "\(FoldcamNode.name(virtualCamera: id)): camera node \(name)\(camera.map { " of rig camera \(ClientText.quoted($0))" } ?? "") cannot feed it: "
             + "\(reason). While foldcamd still decides on its camera, it is tried again after \(PipeWireBridge.retryDelays.map(String.init).joined(separator: ", ")) s, then every \(PipeWireBridge.retryDelays.last!) s; "
             + "at once when it is listed anew or foldcamd decides on its camera again. "
-            + "\(check), or give the rig camera a \"pipewire\" match of a node that does (docs/pipewire.md)"
+            + "\(check), or give the rig camera a \"pipewire\" match of a node that feeds (docs/pipewire.md)"
     }
 
     /// Tells foldcamd what each published node does and which rig cameras this session's

@@ -125,7 +125,7 @@ import Testing
     }
 
     /// A camera whose stream was tried again and delivered, then stalled: news again (a
-    /// warning), and the backoff starts afresh at 5 s; a timer left from the old backoff is stale.
+    /// warning), and the backoff starts afresh at 5 s.
     @Test func aRetryThatDeliversEndsTheBackoff() throws {
         var bridge = try streamingOnOuter()
         _ = fail(&bridge)
@@ -139,6 +139,18 @@ import Testing
         guard case let .retryLater(_, _, seconds, attempt, newDelay)? = fail(&bridge) else { Issue.record("no retry after the stall"); return }
         #expect(seconds == 5 && attempt == 1 && newDelay)
         #expect(bridge.feed("viewed") == .unavailable("camera node libcamera_input.front (object.serial 77) of rig camera \"outer-front\" cannot feed: no frame"))
+    }
+
+    /// A first frame heard after the node failed (another virtual camera's stream to it, whose
+    /// event was queued behind the failure) leaves the backoff alone: its timer stays live.
+    @Test func aFirstFrameAfterTheFailureKeepsTheRetry() throws {
+        var bridge = try streamingOnOuter()
+        _ = fail(&bridge)
+        _ = bridge.handle(.retryDue(node: "77", attempt: 1))
+        guard case let .retryLater(_, _, _, attempt, _)? = fail(&bridge) else { Issue.record("no retry"); return }
+        #expect(bridge.handle(.inputDelivered(node: "77")) == [])
+        #expect(bridge.isRetrying("77"))
+        #expect(bridge.handle(.retryDue(node: "77", attempt: attempt)) == [.connectInput(virtualCamera: "viewed", node: "77", transform: .none)])
     }
 
     @Test func aStaleTimerDoesNothing() throws {
